@@ -1,0 +1,279 @@
+from google.protobuf import struct_pb2 as _struct_pb2
+from parlor.v1 import heck_pb2 as _heck_pb2
+from parlor.v1 import heul_doch_pb2 as _heul_doch_pb2
+from parlor.v1 import hi_fu_pb2 as _hi_fu_pb2
+from parlor.v1 import what_the_heck_pb2 as _what_the_heck_pb2
+from parlor.v1 import whatever_pb2 as _whatever_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
+    WAITING: _ClassVar[MatchStatus]
+    ACTIVE: _ClassVar[MatchStatus]
+    FINISHED: _ClassVar[MatchStatus]
+MATCH_STATUS_UNSPECIFIED: MatchStatus
+WAITING: MatchStatus
+ACTIVE: MatchStatus
+FINISHED: MatchStatus
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("id", "title", "min_players", "max_players", "rules_version", "options")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., rules_version: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ...) -> None: ...
+
+class OptionInfo(_message.Message):
+    __slots__ = ("name", "type", "description", "default", "choices", "minimum", "maximum")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    MINIMUM_FIELD_NUMBER: _ClassVar[int]
+    MAXIMUM_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    type: str
+    description: str
+    default: _struct_pb2.Value
+    choices: _containers.RepeatedScalarFieldContainer[str]
+    minimum: int
+    maximum: int
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., description: _Optional[str] = ..., default: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., choices: _Optional[_Iterable[str]] = ..., minimum: _Optional[int] = ..., maximum: _Optional[int] = ...) -> None: ...
+
+class CreateMatchRequest(_message.Message):
+    __slots__ = ("game", "players", "seed", "what_the_heck", "hi_fu", "heul_doch", "whatever", "heck")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    WHAT_THE_HECK_FIELD_NUMBER: _ClassVar[int]
+    HI_FU_FIELD_NUMBER: _ClassVar[int]
+    HEUL_DOCH_FIELD_NUMBER: _ClassVar[int]
+    WHATEVER_FIELD_NUMBER: _ClassVar[int]
+    HECK_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    players: int
+    seed: str
+    what_the_heck: _what_the_heck_pb2.WhatTheHeckOptions
+    hi_fu: _hi_fu_pb2.HiFuOptions
+    heul_doch: _heul_doch_pb2.HeulDochOptions
+    whatever: _whatever_pb2.WhateverOptions
+    heck: _heck_pb2.HeckOptions
+    def __init__(self, game: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., what_the_heck: _Optional[_Union[_what_the_heck_pb2.WhatTheHeckOptions, _Mapping]] = ..., hi_fu: _Optional[_Union[_hi_fu_pb2.HiFuOptions, _Mapping]] = ..., heul_doch: _Optional[_Union[_heul_doch_pb2.HeulDochOptions, _Mapping]] = ..., whatever: _Optional[_Union[_whatever_pb2.WhateverOptions, _Mapping]] = ..., heck: _Optional[_Union[_heck_pb2.HeckOptions, _Mapping]] = ...) -> None: ...
+
+class JoinMatchRequest(_message.Message):
+    __slots__ = ("match_id", "name", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    name: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinMatchResponse(_message.Message):
+    __slots__ = ("seat", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+
+class GetMatchRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class ListLegalActionsRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class ListLegalActionsResponse(_message.Message):
+    __slots__ = ("actions", "version")
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    actions: _containers.RepeatedCompositeFieldContainer[Action]
+    version: int
+    def __init__(self, actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., version: _Optional[int] = ...) -> None: ...
+
+class SubmitActionRequest(_message.Message):
+    __slots__ = ("match_id", "action", "expected_version", "idempotency_key", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    action: Action
+    expected_version: int
+    idempotency_key: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class SubmitActionResponse(_message.Message):
+    __slots__ = ("match", "events")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    match: Match
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+
+class ListEventsRequest(_message.Message):
+    __slots__ = ("match_id", "after", "limit")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    after: int
+    limit: int
+    def __init__(self, match_id: _Optional[str] = ..., after: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListEventsResponse(_message.Message):
+    __slots__ = ("events", "last_event")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    LAST_EVENT_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    last_event: int
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., last_event: _Optional[int] = ...) -> None: ...
+
+class Match(_message.Message):
+    __slots__ = ("match_id", "game", "rules_version", "version", "status", "seats", "seed_sha256", "seed", "result", "viewer_seat", "awaiting", "what_the_heck", "hi_fu", "heul_doch", "whatever", "heck")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEED_SHA256_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    AWAITING_FIELD_NUMBER: _ClassVar[int]
+    WHAT_THE_HECK_FIELD_NUMBER: _ClassVar[int]
+    HI_FU_FIELD_NUMBER: _ClassVar[int]
+    HEUL_DOCH_FIELD_NUMBER: _ClassVar[int]
+    WHATEVER_FIELD_NUMBER: _ClassVar[int]
+    HECK_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    rules_version: str
+    version: int
+    status: MatchStatus
+    seats: _containers.RepeatedCompositeFieldContainer[Seat]
+    seed_sha256: str
+    seed: str
+    result: Result
+    viewer_seat: int
+    awaiting: _containers.RepeatedScalarFieldContainer[int]
+    what_the_heck: _what_the_heck_pb2.WhatTheHeckView
+    hi_fu: _hi_fu_pb2.HiFuView
+    heul_doch: _heul_doch_pb2.HeulDochView
+    whatever: _whatever_pb2.WhateverView
+    heck: _heck_pb2.HeckView
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., rules_version: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., seed_sha256: _Optional[str] = ..., seed: _Optional[str] = ..., result: _Optional[_Union[Result, _Mapping]] = ..., viewer_seat: _Optional[int] = ..., awaiting: _Optional[_Iterable[int]] = ..., what_the_heck: _Optional[_Union[_what_the_heck_pb2.WhatTheHeckView, _Mapping]] = ..., hi_fu: _Optional[_Union[_hi_fu_pb2.HiFuView, _Mapping]] = ..., heul_doch: _Optional[_Union[_heul_doch_pb2.HeulDochView, _Mapping]] = ..., whatever: _Optional[_Union[_whatever_pb2.WhateverView, _Mapping]] = ..., heck: _Optional[_Union[_heck_pb2.HeckView, _Mapping]] = ...) -> None: ...
+
+class Seat(_message.Message):
+    __slots__ = ("seat", "name", "joined")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    JOINED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    joined: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., joined: _Optional[bool] = ...) -> None: ...
+
+class Result(_message.Message):
+    __slots__ = ("scores", "winners")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Action(_message.Message):
+    __slots__ = ("what_the_heck", "hi_fu", "heul_doch", "whatever", "heck")
+    WHAT_THE_HECK_FIELD_NUMBER: _ClassVar[int]
+    HI_FU_FIELD_NUMBER: _ClassVar[int]
+    HEUL_DOCH_FIELD_NUMBER: _ClassVar[int]
+    WHATEVER_FIELD_NUMBER: _ClassVar[int]
+    HECK_FIELD_NUMBER: _ClassVar[int]
+    what_the_heck: _what_the_heck_pb2.WhatTheHeckAction
+    hi_fu: _hi_fu_pb2.HiFuAction
+    heul_doch: _heul_doch_pb2.HeulDochAction
+    whatever: _whatever_pb2.WhateverAction
+    heck: _heck_pb2.HeckAction
+    def __init__(self, what_the_heck: _Optional[_Union[_what_the_heck_pb2.WhatTheHeckAction, _Mapping]] = ..., hi_fu: _Optional[_Union[_hi_fu_pb2.HiFuAction, _Mapping]] = ..., heul_doch: _Optional[_Union[_heul_doch_pb2.HeulDochAction, _Mapping]] = ..., whatever: _Optional[_Union[_whatever_pb2.WhateverAction, _Mapping]] = ..., heck: _Optional[_Union[_heck_pb2.HeckAction, _Mapping]] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("number", "version", "seat_joined", "match_started", "match_finished", "what_the_heck", "hi_fu", "heul_doch", "whatever", "heck")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_JOINED_FIELD_NUMBER: _ClassVar[int]
+    MATCH_STARTED_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    WHAT_THE_HECK_FIELD_NUMBER: _ClassVar[int]
+    HI_FU_FIELD_NUMBER: _ClassVar[int]
+    HEUL_DOCH_FIELD_NUMBER: _ClassVar[int]
+    WHATEVER_FIELD_NUMBER: _ClassVar[int]
+    HECK_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    version: int
+    seat_joined: SeatJoined
+    match_started: MatchStarted
+    match_finished: MatchFinished
+    what_the_heck: _what_the_heck_pb2.WhatTheHeckEvent
+    hi_fu: _hi_fu_pb2.HiFuEvent
+    heul_doch: _heul_doch_pb2.HeulDochEvent
+    whatever: _whatever_pb2.WhateverEvent
+    heck: _heck_pb2.HeckEvent
+    def __init__(self, number: _Optional[int] = ..., version: _Optional[int] = ..., seat_joined: _Optional[_Union[SeatJoined, _Mapping]] = ..., match_started: _Optional[_Union[MatchStarted, _Mapping]] = ..., match_finished: _Optional[_Union[MatchFinished, _Mapping]] = ..., what_the_heck: _Optional[_Union[_what_the_heck_pb2.WhatTheHeckEvent, _Mapping]] = ..., hi_fu: _Optional[_Union[_hi_fu_pb2.HiFuEvent, _Mapping]] = ..., heul_doch: _Optional[_Union[_heul_doch_pb2.HeulDochEvent, _Mapping]] = ..., whatever: _Optional[_Union[_whatever_pb2.WhateverEvent, _Mapping]] = ..., heck: _Optional[_Union[_heck_pb2.HeckEvent, _Mapping]] = ...) -> None: ...
+
+class SeatJoined(_message.Message):
+    __slots__ = ("seat", "name")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class MatchStarted(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class MatchFinished(_message.Message):
+    __slots__ = ("result", "seed")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    result: Result
+    seed: str
+    def __init__(self, result: _Optional[_Union[Result, _Mapping]] = ..., seed: _Optional[str] = ...) -> None: ...

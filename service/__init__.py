@@ -1,0 +1,1 @@
+"""Parlor's gRPC rules service."""

@@ -1,0 +1,204 @@
+"""The contract every game engine implements.
+
+An engine is pure: no I/O, no clock, no global RNG. Its state is a dict of plain
+JSON types (dict, list, str, int, bool, None) that the framework stores as it is
+and hands back on the next call, so state must round-trip through JSON unchanged
+(no tuples, no sets, no int dict keys). Every state has `players` (the seat count). Randomness comes only from the `Rng`
+passed in, whose position the framework stores beside the state.
+
+Actions, views and events are plain dicts shaped like the game's protobuf
+messages (keys are proto field names), e.g. `{"bid": 7}`. A legal action lists
+every field of its message, defaults included, so that an action decoded from the
+wire compares equal to the listed one.
+
+The framework calls only the public methods of `Game` (`new_state`, `play`,
+`legal`, `view`, `status`); a game fills in the hooks below them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .rng import Rng
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class RulesError(Exception):
+    """An illegal action. Nothing changed; `reason` is a stable upper-case code
+    (NOT_YOUR_TURN, CARD_NOT_IN_HAND, ...) and `message` is for people."""
+
+    def __init__(self, reason: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.details = details
+
+
+class OptionError(ValueError):
+    """Options or player count that a game does not accept."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.option = option
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the table saw. `public` is what every seat and spectator sees;
+    `private` maps a seat to a fuller version only that seat sees (its own bid).
+    Every event has a public form, so event numbers have no gaps for anyone."""
+
+    public: dict[str, Any]
+    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def seen_by(self, seat: int | None) -> dict[str, Any]:
+        if seat is None:
+            return self.public
+        return self.private.get(seat, self.public)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game. `type` is "bool", "int", "string" or "seat" (a seat
+    number, 0..players-1). A default of None means "drawn with the match RNG"."""
+
+    name: str
+    type: str
+    default: Any
+    description: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game: one score per seat, in seat order, and the winning seats."""
+
+    scores: list[int]
+    winners: list[int]
+
+
+class Game:
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules_version: ClassVar[str] = "1"
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    # ---- public API (the framework calls only these) -------------------------
+
+    def resolve_options(self, players: int, given: dict[str, Any]) -> dict[str, Any]:
+        """Validates the player count and the options given; returns every option
+        with defaults filled in. Raises OptionError."""
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                f"not {players}")
+        known = {o.name: o for o in self.options}
+        for name in given:
+            if name not in known:
+                raise OptionError(f"{self.title} has no option {name!r}", name)
+        resolved = {}
+        for opt in self.options:
+            value = given.get(opt.name, opt.default)
+            if value is not None:
+                _check_option(opt, value, players)
+            resolved[opt.name] = value
+        self.check_options(players, resolved)
+        return resolved
+
+    def new_state(self, players: int, options: dict[str, Any], rng: Rng,
+                  arrangement: dict[str, Any] | None = None) -> State:
+        """A fresh game. `options` must come from resolve_options. `arrangement`
+        fixes what would be random (deck order, removed cards), for tests and
+        set-ups; its shape is the game's own."""
+        return self.setup(players, options, rng, arrangement)
+
+    def play(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+        """Applies one action for `seat`, mutating `state`, or raises RulesError
+        and leaves `state` untouched."""
+        if self.outcome(state) is not None:
+            raise RulesError("GAME_OVER", "The game is over.")
+        if seat not in self.to_act(state):
+            raise self.turn_error(state, seat)
+        self.check(state, seat, action)
+        events = self.apply(state, seat, action, rng)
+        if not events:
+            raise AssertionError(f"{self.id}: an accepted action must produce an event")
+        return events
+
+    def legal(self, state: State, seat: int) -> list[Action]:
+        """Every distinct legal action of `seat` now; empty when it has nothing to do."""
+        if self.outcome(state) is not None or seat not in self.to_act(state):
+            return []
+        return self.legal_actions(state, seat)
+
+    # ---- hooks a game implements ----------------------------------------------
+
+    def check_options(self, players: int, options: dict[str, Any]) -> None:
+        """Cross-option checks beyond type and range; raise OptionError."""
+
+    def setup(self, players: int, options: dict[str, Any], rng: Rng,
+              arrangement: dict[str, Any] | None) -> State:
+        raise NotImplementedError
+
+    def opening_events(self, state: State) -> list[Event]:
+        """Events the table sees when play starts (first card turned, ...)."""
+        return []
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats that may act now, ascending. Public information."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Called only for a seat in to_act of an unfinished game."""
+        raise NotImplementedError
+
+    def turn_error(self, state: State, seat: int) -> RulesError:
+        """The error for a seat that may not act now (override for a precise
+        reason, e.g. ALREADY_COMMITTED)."""
+        return RulesError("NOT_YOUR_TURN", f"It is not seat {seat}'s turn.")
+
+    def check(self, state: State, seat: int, action: Action) -> None:
+        """Raises RulesError unless `action` is legal for `seat`. The default
+        looks the action up in legal_actions; games override it for a precise
+        reason or for shorthand actions that are not listed."""
+        if action not in self.legal_actions(state, seat):
+            raise RulesError("ILLEGAL_ACTION", "That action is not legal now.")
+
+    def apply(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+        """Applies an action that passed check(); returns at least one event."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see, shaped like the game's View."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else None."""
+        raise NotImplementedError
+
+
+def _check_option(opt: Option, value: Any, players: int) -> None:
+    if opt.type == "bool":
+        ok = isinstance(value, bool)
+    elif opt.type in ("int", "seat"):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif opt.type == "string":
+        ok = isinstance(value, str)
+    else:
+        raise AssertionError(f"unknown option type {opt.type}")
+    if not ok:
+        raise OptionError(f"option {opt.name!r} must be a {opt.type}", opt.name)
+    if opt.choices and value not in opt.choices:
+        raise OptionError(f"option {opt.name!r} must be one of {', '.join(opt.choices)}", opt.name)
+    low = 0 if opt.type == "seat" else opt.minimum
+    high = players - 1 if opt.type == "seat" else opt.maximum
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise OptionError(f"option {opt.name!r} must be between {low} and {high}", opt.name)

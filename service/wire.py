@@ -1,0 +1,51 @@
+"""Where engine dicts meet protobuf: the only conversions between the two.
+
+Engines speak plain dicts shaped like their game's messages (proto field names as
+keys). Each game's messages are found through the envelope's per-game fields,
+which are named after the game id, so no game needs code here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from google.protobuf import json_format, message_factory
+from google.protobuf.message import Message
+
+from parlor.v1 import parlor_pb2 as pb
+
+# Which envelope message names each kind of per-game message.
+_ENVELOPES = {
+    "options": pb.CreateMatchRequest,
+    "action": pb.Action,
+    "view": pb.Match,
+    "event": pb.Event,
+}
+
+
+@cache
+def message_class(game_id: str, kind: str) -> type[Message]:
+    """The game's Options, Action, View or Event class (kind: options, action,
+    view, event)."""
+    field = _ENVELOPES[kind].DESCRIPTOR.fields_by_name.get(game_id)
+    if field is None or field.message_type is None:
+        raise KeyError(f"no {kind} message for game {game_id!r} in parlor.proto")
+    return message_factory.GetMessageClass(field.message_type)
+
+
+def to_message(game_id: str, kind: str, data: dict[str, Any]) -> Message:
+    """An engine dict as the game's message (None values are left unset)."""
+    return message_class(game_id, kind)(**data)
+
+
+def to_plain(msg: Message) -> dict[str, Any]:
+    """A message as an engine dict: proto field names, every field without
+    presence filled in (so 0 and "" are explicit), unset optional fields left out."""
+    return json_format.MessageToDict(
+        msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+
+
+def options_to_plain(msg: Message) -> dict[str, Any]:
+    """Only the options the caller set (all option fields have presence)."""
+    return {field.name: value for field, value in msg.ListFields()}
