@@ -1,0 +1,65 @@
+"""The gateway's gRPC client. gunicorn forks workers: the channel is made lazily
+in the process that uses it (and remade if the process id changed), never at
+import time. Calls always carry a deadline."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from parlor.v1 import parlor_pb2_grpc
+
+# Client-side round robin over every address the target resolves to (a headless
+# Service in Kubernetes gives one per replica), retried for UNAVAILABLE before
+# the call reaches a server.
+_SERVICE_CONFIG = json.dumps({
+    "loadBalancingConfig": [{"round_robin": {}}],
+})
+
+
+class ServiceClient:
+    def __init__(self, target: str, timeout: float, max_message_bytes: int) -> None:
+        self.target = target
+        self.timeout = timeout
+        self._max_message_bytes = max_message_bytes
+        self._lock = threading.Lock()
+        self._pid = None
+        self._channel = None
+        self._stub = None
+        self._health = None
+
+    def _ensure(self) -> None:
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._channel = grpc.insecure_channel(self.target, options=[
+                ("grpc.service_config", _SERVICE_CONFIG),
+                ("grpc.enable_retries", 1),
+                ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+                ("grpc.max_send_message_length", self._max_message_bytes * 2),
+                ("grpc.keepalive_time_ms", 30_000),
+            ])
+            self._stub = parlor_pb2_grpc.ParlorStub(self._channel)
+            self._health = health_pb2_grpc.HealthStub(self._channel)
+            self._pid = os.getpid()
+
+    def call(self, method: str, request, metadata: list[tuple[str, str]]):
+        """Calls one Parlor RPC; raises grpc.RpcError."""
+        self._ensure()
+        return getattr(self._stub, method)(request, timeout=self.timeout, metadata=metadata)
+
+    def ready(self, service: str) -> bool:
+        """Whether the service reports SERVING for `service` (Redis reachable)."""
+        self._ensure()
+        try:
+            reply = self._health.Check(health_pb2.HealthCheckRequest(service=service),
+                                       timeout=min(self.timeout, 2.0))
+        except grpc.RpcError:
+            return False
+        return reply.status == health_pb2.HealthCheckResponse.SERVING

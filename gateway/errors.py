@@ -1,0 +1,92 @@
+"""Errors as JSON, in one place: {"error": {"code", "message", "details"}}.
+
+HTTP status follows the gRPC status as grpc-gateway maps it (runtime/errors.go);
+the stable code comes from the service's google.rpc.ErrorInfo.reason.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+from flask import Flask, jsonify
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+C = grpc.StatusCode
+HTTP_STATUS = {
+    C.OK: 200, C.CANCELLED: 499, C.UNKNOWN: 500, C.INVALID_ARGUMENT: 400,
+    C.DEADLINE_EXCEEDED: 504, C.NOT_FOUND: 404, C.ALREADY_EXISTS: 409,
+    C.PERMISSION_DENIED: 403, C.UNAUTHENTICATED: 401, C.RESOURCE_EXHAUSTED: 429,
+    C.FAILED_PRECONDITION: 400, C.ABORTED: 409, C.OUT_OF_RANGE: 400,
+    C.UNIMPLEMENTED: 501, C.INTERNAL: 500, C.UNAVAILABLE: 503, C.DATA_LOSS: 500,
+}
+
+# Codes for failures that carry no ErrorInfo (the service was not reached, ...).
+_TRANSPORT = {
+    C.UNAVAILABLE: ("SERVICE_UNAVAILABLE", "The game service is unavailable; try again shortly."),
+    C.DEADLINE_EXCEEDED: ("TIMEOUT", "The game service did not answer in time; try again."),
+    C.RESOURCE_EXHAUSTED: ("RESOURCE_EXHAUSTED", "The request is too large or the service is overloaded."),
+    C.CANCELLED: ("CANCELLED", "The request was cancelled."),
+}
+
+# Werkzeug's own errors (routing, body size) with our codes.
+_HTTP_CODES = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
+               413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE"}
+
+
+class ApiError(Exception):
+    """An error the gateway finds itself (malformed JSON, a bad query value)."""
+
+    def __init__(self, status: int, code: str, message: str, **details: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.details = status, code, message, details
+
+
+def error_response(status: int, code: str, message: str, details: dict | None = None):
+    return jsonify({"error": {"code": code, "message": message, "details": details or {}}}), status
+
+
+def from_rpc_error(err: grpc.RpcError):
+    code = err.code()
+    status = rpc_status.from_call(err)
+    if status is not None:
+        for detail in status.details:
+            info = error_details_pb2.ErrorInfo()
+            if detail.Unpack(info):
+                return error_response(HTTP_STATUS.get(code, 500), info.reason, status.message,
+                                      dict(info.metadata))
+    name, message = _TRANSPORT.get(code, ("INTERNAL", "Something went wrong on our side."))
+    if code not in _TRANSPORT:
+        log.error("grpc error without details", extra={"grpc_code": code.name, "grpc_details": err.details()})
+    return error_response(HTTP_STATUS.get(code, 500), name, message)
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        return error_response(exc.status, exc.code, exc.message, exc.details)
+
+    @app.errorhandler(grpc.RpcError)
+    def rpc_error(exc: grpc.RpcError):
+        return from_rpc_error(exc)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        status = exc.code or 500
+        code = _HTTP_CODES.get(status, "HTTP_ERROR")
+        message = {413: f"The body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes.",
+                   404: "There is no such endpoint.",
+                   405: "This endpoint does not take that method."}.get(status, exc.description)
+        response, status = error_response(status, code, message)
+        if isinstance(exc.get_response().headers.get("Allow"), str):
+            response.headers["Allow"] = exc.get_response().headers["Allow"]
+        return response, status
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unhandled error")
+        return error_response(500, "INTERNAL", "Something went wrong on our side.")

@@ -1,0 +1,94 @@
+"""/v1/games and /v1/matches: each route turns one REST call into one gRPC call."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, g, jsonify, request
+
+from parlor.v1 import parlor_pb2 as pb
+
+from .errors import ApiError
+from .jsonpb import body_object, parse, render
+
+bp = Blueprint("matches", __name__, url_prefix="/v1")
+
+# The per-game fields of CreateMatchRequest.options: named after the game ids.
+_OPTION_FIELDS = {f.name for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
+
+
+def _call(method: str, message):
+    metadata = [("x-request-id", g.request_id)]
+    auth = request.headers.get("Authorization")
+    if auth is not None:
+        if not auth.isascii() or not auth.isprintable():
+            raise ApiError(401, "INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
+        metadata.append(("authorization", auth))
+    return current_app.extensions["parlor"].call(method, message, metadata)
+
+
+@bp.get("/games")
+def list_games():
+    return jsonify(render(_call("ListGames", pb.ListGamesRequest())))
+
+
+@bp.post("/matches")
+def create_match():
+    body = body_object()
+    options = body.pop("options", None)
+    if options is not None:
+        if not isinstance(options, dict):
+            raise ApiError(400, "INVALID_ARGUMENT", "`options` must be a JSON object.")
+        game = body.get("game")
+        if isinstance(game, str) and game in _OPTION_FIELDS:
+            body[game] = options
+        # An unknown game: leave the options out and let the service name the problem.
+    return jsonify(render(_call("CreateMatch", parse(body, pb.CreateMatchRequest()))))
+
+
+@bp.post("/matches/<match_id>/seats")
+def join_match(match_id: str):
+    req = parse(body_object(), pb.JoinMatchRequest())
+    req.match_id = match_id
+    return jsonify(render(_call("JoinMatch", req)))
+
+
+@bp.get("/matches/<match_id>")
+def get_match(match_id: str):
+    return jsonify(render(_call("GetMatch", pb.GetMatchRequest(match_id=match_id))))
+
+
+@bp.get("/matches/<match_id>/legal-actions")
+def legal_actions(match_id: str):
+    return jsonify(render(_call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))))
+
+
+@bp.post("/matches/<match_id>/actions")
+def submit_action(match_id: str):
+    body = body_object()
+    if "action" not in body:
+        raise ApiError(400, "INVALID_ACTION", "The body needs an `action`.")
+    req = parse(body, pb.SubmitActionRequest())
+    req.match_id = match_id
+    key = request.headers.get("Idempotency-Key")
+    if key is not None:
+        req.idempotency_key = key
+    return jsonify(render(_call("SubmitAction", req)))
+
+
+@bp.get("/matches/<match_id>/events")
+def list_events(match_id: str):
+    req = pb.ListEventsRequest(match_id=match_id, after=_query_int("after", 0),
+                               limit=_query_int("limit", 0))
+    return jsonify(render(_call("ListEvents", req)))
+
+
+def _query_int(name: str, default: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(400, "INVALID_ARGUMENT", f"`{name}` must be a whole number.") from None
+    if not 0 <= value < 2**31:
+        raise ApiError(400, "INVALID_ARGUMENT", f"`{name}` must be between 0 and 2147483647.")
+    return value

@@ -1,0 +1,107 @@
+"""The `parlor` command.
+
+    parlor dev       service + gateway on this machine; an embedded Redis unless REDIS_URL is set
+    parlor service   the gRPC rules service
+    parlor gateway   the REST gateway under gunicorn
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+from .config import Settings
+
+GATEWAY_ARGS = ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf", "gateway.wsgi:app"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="parlor", description="Parlor: small card games as a service.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("dev", help="run service, gateway and (unless REDIS_URL is set) an embedded Redis")
+    sub.add_parser("service", help="run the gRPC rules service (needs REDIS_URL)")
+    sub.add_parser("gateway", help="run the REST gateway under gunicorn")
+    command = parser.parse_args(argv).command
+    if command == "service":
+        from .server import main as serve
+        serve()
+    elif command == "gateway":
+        os.execv(sys.executable, [sys.executable, *GATEWAY_ARGS])
+    else:
+        sys.exit(dev())
+
+
+def dev() -> int:
+    env = dict(os.environ)
+    env.setdefault("PARLOR_HOST", "127.0.0.1")
+    settings = Settings.from_env()
+    redis = None
+    if not settings.redis_url:
+        from .embedded_redis import EmbeddedRedis
+        redis = EmbeddedRedis().start()
+        env["REDIS_URL"] = redis.url
+    env["PARLOR_SERVICE_TARGET"] = f"127.0.0.1:{settings.grpc_port}"
+    children = [
+        subprocess.Popen([sys.executable, "-m", "service.server"], env=env),
+        subprocess.Popen([sys.executable, *GATEWAY_ARGS], env=env),
+    ]
+    stopping = False
+
+    def stop(signum=None, _frame=None):
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    host = env["PARLOR_HOST"] if env["PARLOR_HOST"] not in ("0.0.0.0", "::") else "127.0.0.1"
+    rest = f"http://{host}:{settings.http_port}"
+    announced = False
+    started = time.monotonic()
+    code = 0
+    try:
+        while not stopping:
+            exited = [c for c in children if c.poll() is not None]
+            if exited:
+                code = exited[0].returncode or 1
+                print(f"parlor dev: a server exited ({code}); stopping", file=sys.stderr)
+                break
+            if not announced and _ready(f"{rest}/readyz"):
+                announced = True
+                print(f"\nParlor is running (Ctrl-C stops it)\n"
+                      f"  REST   {rest}  (OpenAPI: {rest}/v1/openapi.json)\n"
+                      f"  gRPC   {host}:{settings.grpc_port}\n"
+                      f"  Redis  {env['REDIS_URL'] if redis else 'REDIS_URL'}"
+                      f"{' (embedded, discarded on exit)' if redis else ''}\n", flush=True)
+            elif not announced and time.monotonic() - started > 30:
+                print("parlor dev: still not ready after 30 s; check the logs above", file=sys.stderr)
+                started = time.monotonic()
+            time.sleep(0.2)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in children:
+            try:
+                child.wait(settings.drain_seconds + 5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        if redis is not None:
+            redis.cleanup()
+    return code
+
+
+def _ready(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=1) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Settings, read once from the environment (12-factor). Every variable is listed
+in the README's configuration table; keep the two in step."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def _int(name: str, default: int, minimum: int = 0) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
+    if value < minimum:
+        raise SystemExit(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def _bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise SystemExit(f"{name} must be 1 or 0, not {raw!r}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str = ""
+    host: str = "0.0.0.0"
+    grpc_port: int = 50051
+    http_port: int = 8080
+    metrics_port: int = 9095
+    service_target: str = "localhost:50051"
+    allow_fixed_seed: bool = False
+    finished_ttl: int = 86_400
+    abandoned_ttl: int = 604_800
+    max_body_bytes: int = 65_536
+    rpc_timeout: float = 5.0
+    grpc_workers: int = 16
+    gateway_workers: int = 2
+    gateway_threads: int = 4
+    drain_seconds: int = 20
+    max_connection_age: int = 300
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        return cls(
+            redis_url=os.environ.get("REDIS_URL", "").strip(),
+            host=os.environ.get("PARLOR_HOST", "0.0.0.0").strip() or "0.0.0.0",
+            grpc_port=_int("PARLOR_GRPC_PORT", 50051),
+            http_port=_int("PARLOR_HTTP_PORT", 8080),
+            metrics_port=_int("PARLOR_METRICS_PORT", 9095),
+            service_target=os.environ.get("PARLOR_SERVICE_TARGET", "").strip() or "localhost:50051",
+            allow_fixed_seed=_bool("PARLOR_ALLOW_FIXED_SEED", False),
+            finished_ttl=_int("PARLOR_FINISHED_TTL_SECONDS", 86_400, minimum=1),
+            abandoned_ttl=_int("PARLOR_ABANDONED_TTL_SECONDS", 604_800, minimum=1),
+            max_body_bytes=_int("PARLOR_MAX_BODY_BYTES", 65_536, minimum=1024),
+            rpc_timeout=_int("PARLOR_RPC_TIMEOUT_MS", 5_000, minimum=1) / 1000,
+            grpc_workers=_int("PARLOR_GRPC_WORKERS", 16, minimum=1),
+            gateway_workers=_int("PARLOR_GATEWAY_WORKERS", 2, minimum=1),
+            gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1),
+            drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20),
+            max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1),
+            log_level=(os.environ.get("PARLOR_LOG_LEVEL", "").strip() or "INFO").upper(),
+        )

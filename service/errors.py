@@ -1,0 +1,79 @@
+"""The error catalogue: every stable error code, its gRPC status and how it
+travels (google.rpc.Status with an ErrorInfo whose reason is the code).
+
+The REST gateway turns the gRPC status into HTTP as grpc-gateway does (see
+gateway/errors.py); the code and details pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+DOMAIN = "parlor.v1"
+
+C = grpc.StatusCode
+# code -> gRPC status. Codes are part of the API: never rename one.
+CODES: dict[str, grpc.StatusCode] = {
+    "INVALID_ARGUMENT": C.INVALID_ARGUMENT,
+    "UNKNOWN_GAME": C.INVALID_ARGUMENT,
+    "INVALID_PLAYER_COUNT": C.INVALID_ARGUMENT,
+    "INVALID_OPTION": C.INVALID_ARGUMENT,
+    "INVALID_SEED": C.INVALID_ARGUMENT,
+    "INVALID_NAME": C.INVALID_ARGUMENT,
+    "INVALID_SEAT": C.INVALID_ARGUMENT,
+    "INVALID_ACTION": C.INVALID_ARGUMENT,
+    "INVALID_IDEMPOTENCY_KEY": C.INVALID_ARGUMENT,
+    "ILLEGAL_ACTION": C.FAILED_PRECONDITION,
+    "MATCH_NOT_STARTED": C.FAILED_PRECONDITION,
+    "MATCH_FINISHED": C.FAILED_PRECONDITION,
+    "RULES_VERSION_UNAVAILABLE": C.FAILED_PRECONDITION,
+    "TOKEN_REQUIRED": C.UNAUTHENTICATED,
+    "INVALID_TOKEN": C.UNAUTHENTICATED,
+    "FIXED_SEED_DISABLED": C.PERMISSION_DENIED,
+    "SEAT_MISMATCH": C.PERMISSION_DENIED,
+    "MATCH_NOT_FOUND": C.NOT_FOUND,
+    "SEAT_TAKEN": C.ALREADY_EXISTS,
+    "MATCH_FULL": C.ALREADY_EXISTS,
+    "IDEMPOTENCY_KEY_REUSED": C.ALREADY_EXISTS,
+    "STALE_VERSION": C.ABORTED,
+    "CONFLICT": C.ABORTED,
+    "STORE_UNAVAILABLE": C.UNAVAILABLE,
+    "INTERNAL": C.INTERNAL,
+}
+
+
+class ParlorError(Exception):
+    """An error the caller gets to see: a stable code, a message for people and
+    string details. Raise it anywhere below the servicer."""
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        if code not in CODES:
+            raise AssertionError(f"unknown error code {code}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = {k: _text(v) for k, v in details.items() if v is not None}
+
+    @property
+    def status_code(self) -> grpc.StatusCode:
+        return CODES[self.code]
+
+    def to_status(self) -> grpc.Status:
+        info = error_details_pb2.ErrorInfo(reason=self.code, domain=DOMAIN, metadata=self.details)
+        detail = any_pb2.Any()
+        detail.Pack(info)
+        return rpc_status.to_status(status_pb2.Status(
+            code=getattr(code_pb2, self.status_code.name), message=self.message, details=[detail]))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    return str(value)

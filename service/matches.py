@@ -1,0 +1,372 @@
+"""Matches: ties seat credentials, the store and the game engines together.
+
+Every method takes and returns protobuf messages (the servicer only adds
+transport: metadata in, status out). Every write is read, validate, then one
+compare-and-set on the version; a loser of a race re-reads and re-validates.
+Nothing here keeps state between calls.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+from typing import Any
+
+from parlor.v1 import parlor_pb2 as pb
+
+from . import games, wire
+from .config import Settings
+from .errors import ParlorError
+from .games.base import Event, Game, OptionError, RulesError
+from .games.rng import Rng
+from .record import Record
+from .store import Conflict, DuplicateKey, MatchStore, NewEvent
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 16          # compare-and-set retries before giving up (ABORTED CONFLICT)
+MAX_EVENTS_PER_PAGE = 1000
+MAX_SEED_LENGTH = 256
+MAX_NAME_LENGTH = 64
+_MATCH_ID = re.compile(r"[a-z2-7]{24}")
+_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,128}")
+
+
+def new_match_id() -> str:
+    return base64.b32encode(secrets.token_bytes(15)).decode().lower()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seed_sha256(seed: str) -> str:
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+class Matches:
+    def __init__(self, store: MatchStore, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+
+    # ---- games ---------------------------------------------------------------
+
+    def list_games(self) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(games=[_game_info(game) for game in games.GAMES.values()])
+
+    # ---- create and join -------------------------------------------------------
+
+    def create(self, request: pb.CreateMatchRequest) -> pb.Match:
+        game = games.get(request.game)
+        if game is None:
+            raise ParlorError("UNKNOWN_GAME", f"There is no game {request.game!r}; "
+                              f"the games are {', '.join(games.GAMES)}.", game=request.game)
+        given = request.WhichOneof("options")
+        if given is not None and given != game.id:
+            raise ParlorError("INVALID_OPTION", f"Options for {given} do not fit a {game.id} match.")
+        try:
+            options = game.resolve_options(
+                request.players, wire.options_to_plain(getattr(request, given)) if given else {})
+        except OptionError as exc:
+            code = "INVALID_OPTION" if exc.option else "INVALID_PLAYER_COUNT"
+            raise ParlorError(code, exc.message, option=exc.option) from None
+        if request.HasField("seed"):
+            if not self.settings.allow_fixed_seed:
+                raise ParlorError("FIXED_SEED_DISABLED",
+                                  "This server does not accept fixed seeds (PARLOR_ALLOW_FIXED_SEED is off).")
+            if not 1 <= len(request.seed) <= MAX_SEED_LENGTH:
+                raise ParlorError("INVALID_SEED", f"A seed is 1 to {MAX_SEED_LENGTH} characters.")
+            seed = request.seed
+        else:
+            seed = secrets.token_urlsafe(24)  # 192 random bits
+        rng = Rng.from_seed(seed)
+        state = game.new_state(request.players, options, rng)
+        record = Record(
+            match_id=new_match_id(), game=game.id, rules_version=game.rules_version,
+            players=request.players, options=options, seed=seed, status=pb.WAITING,
+            names=[None] * request.players, token_hashes=[None] * request.players,
+            rng=rng.counter, last_event=0, state=state)
+        while not self.store.create(record.match_id, record.encode(), self.settings.abandoned_ttl):
+            record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
+        log.info("match created", extra={"match_id": record.match_id, "game": game.id,
+                                         "players": record.players})
+        return self._view(record, 0, None)
+
+    def join(self, request: pb.JoinMatchRequest) -> pb.JoinMatchResponse:
+        name = request.name.strip()
+        if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
+            raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters.")
+        for _ in range(MAX_ATTEMPTS):
+            version, record = self._load(request.match_id)
+            if record.status != pb.WAITING:
+                raise ParlorError("MATCH_FULL", "Every seat of this match is taken.")
+            if request.HasField("seat"):
+                seat = request.seat
+                if not 0 <= seat < record.players:
+                    raise ParlorError("INVALID_SEAT", f"Seats are numbered 0 to {record.players - 1}.",
+                                      seat=seat)
+                if record.names[seat] is not None:
+                    raise ParlorError("SEAT_TAKEN", f"Seat {seat} is taken.", seat=seat)
+            else:
+                seat = record.names.index(None)
+            token = secrets.token_urlsafe(32)
+            record.names[seat] = name
+            record.token_hashes[seat] = token_hash(token)
+            events: list[Any] = [{"seat_joined": {"seat": seat, "name": name}}]
+            game = games.GAMES[record.game]
+            if None not in record.names:
+                record.status = pb.ACTIVE
+                events.append({"match_started": {}})
+                events.extend(game.opening_events(record.state))
+            try:
+                self._commit(record, version, events)
+            except Conflict:
+                continue
+            log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
+            return pb.JoinMatchResponse(seat=seat, token=token)
+        raise _busy()
+
+    # ---- reads -------------------------------------------------------------------
+
+    def get(self, match_id: str, token: str | None) -> pb.Match:
+        version, record = self._load(match_id)
+        return self._view(record, version, self._seat(record, token, required=False))
+
+    def legal_actions(self, match_id: str, token: str | None) -> pb.ListLegalActionsResponse:
+        version, record = self._load(match_id)
+        seat = self._seat(record, token, required=True)
+        actions = []
+        if record.active:
+            game = games.GAMES[record.game]
+            actions = [pb.Action(**{game.id: a}) for a in game.legal(record.state, seat)]
+        return pb.ListLegalActionsResponse(actions=actions, version=version)
+
+    def events(self, request: pb.ListEventsRequest, token: str | None) -> pb.ListEventsResponse:
+        if request.after < 0:
+            raise ParlorError("INVALID_ARGUMENT", "`after` is an event number, 0 or more.")
+        if request.limit < 0:
+            raise ParlorError("INVALID_ARGUMENT", "`limit` must be positive.")
+        limit = min(request.limit or MAX_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE)
+        _, record = self._load(request.match_id)
+        seat = self._seat(record, token, required=False)
+        raw = self.store.events(record.match_id, request.after, limit, seat)
+        return pb.ListEventsResponse(events=[pb.Event.FromString(data) for data in raw],
+                                     last_event=record.last_event)
+
+    # ---- actions -------------------------------------------------------------------
+
+    def submit(self, request: pb.SubmitActionRequest, token: str | None) -> pb.SubmitActionResponse:
+        key = request.idempotency_key
+        if key and not _IDEMPOTENCY_KEY.fullmatch(key):
+            raise ParlorError("INVALID_IDEMPOTENCY_KEY",
+                              "An idempotency key is 1 to 128 printable ASCII characters, no spaces.")
+        which = request.action.WhichOneof("game")
+        if which is None:
+            raise ParlorError("INVALID_ACTION", "The request names no action.")
+        if not token:
+            raise ParlorError("TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
+        idem_field = f"{token_hash(token)[:16]}:{key}" if key else ""
+        fingerprint = _fingerprint(request)
+        expected = request.expected_version if request.HasField("expected_version") else None
+        for _ in range(MAX_ATTEMPTS):
+            stored = self.store.load(_checked_id(request.match_id), idem_field)
+            if stored is None:
+                raise _not_found(request.match_id)
+            record = self._decode(stored.record)
+            seat = self._seat(record, token, required=True)
+            if request.HasField("seat") and request.seat != seat:
+                raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
+                                  seat=request.seat)
+            if stored.idempotency is not None:
+                return self._replay(record, stored.version, seat, stored.idempotency, fingerprint)
+            if expected is not None and expected != stored.version:
+                raise _stale(expected, stored.version)
+            if which != record.game:
+                raise ParlorError("INVALID_ACTION", f"This match plays {record.game}, not {which}.")
+            if record.status == pb.WAITING:
+                raise ParlorError("MATCH_NOT_STARTED", "The match starts when every seat is taken.")
+            if record.finished:
+                raise ParlorError("MATCH_FINISHED", "The match is over.")
+            action = wire.to_plain(getattr(request.action, which))
+            game = games.GAMES[record.game]
+            rng = Rng.from_seed(record.seed, record.rng)
+            try:
+                engine_events = game.play(record.state, seat, action, rng)
+            except RulesError as exc:
+                raise ParlorError("ILLEGAL_ACTION", exc.message, reason=exc.reason, **exc.details) from None
+            record.rng = rng.counter
+            outcome = game.outcome(record.state)
+            events: list[Any] = list(engine_events)
+            if outcome is not None:
+                record.status = pb.FINISHED
+                events.append({"match_finished": {"result": _result(outcome), "seed": record.seed}})
+            first = record.last_event + 1
+            idem = None
+            if key:
+                idem = (idem_field, json.dumps({"h": fingerprint, "v": stored.version + 1, "f": first,
+                                                "l": first + len(events) - 1}).encode())
+            try:
+                built = self._commit(record, stored.version, events,
+                                     action=json.dumps([seat, action], separators=(",", ":")).encode(),
+                                     idempotency=idem, seat=seat)
+            except DuplicateKey:
+                continue  # the same request won a race: re-read finds its record and replays it
+            except Conflict:
+                if expected is not None:
+                    raise _stale(expected, None) from None
+                continue  # somebody else wrote first: re-read, re-validate
+            return pb.SubmitActionResponse(match=self._view(record, stored.version + 1, seat),
+                                           events=built)
+        raise _busy()
+
+    def _replay(self, record: Record, version: int, seat: int, stored: bytes,
+                fingerprint: str) -> pb.SubmitActionResponse:
+        """The first response to an idempotent request, rebuilt without writing."""
+        first = json.loads(stored)
+        if first["h"] != fingerprint:
+            raise ParlorError("IDEMPOTENCY_KEY_REUSED",
+                              "This idempotency key was used for a different request on this match.")
+        if first["v"] != version:
+            record = self._rebuild(record, first["v"])
+        raw = self.store.events(record.match_id, first["f"] - 1, first["l"] - first["f"] + 1, seat,
+                                until=first["l"])
+        return pb.SubmitActionResponse(match=self._view(record, first["v"], seat),
+                                       events=[pb.Event.FromString(data) for data in raw])
+
+    def _rebuild(self, record: Record, version: int) -> Record:
+        """The record as it was at `version` (after every seat joined), re-run
+        from the seed and the action log."""
+        game = games.GAMES[record.game]
+        rng = Rng.from_seed(record.seed)
+        past = copy.copy(record)
+        past.state = game.new_state(record.players, record.options, rng)
+        for data in self.store.actions(record.match_id, version - record.players):
+            seat, action = json.loads(data)
+            game.play(past.state, seat, action, rng)
+        past.rng = rng.counter
+        past.status = pb.FINISHED if game.outcome(past.state) is not None else pb.ACTIVE
+        return past
+
+    # ---- helpers ---------------------------------------------------------------------
+
+    def _load(self, match_id: str) -> tuple[int, Record]:
+        stored = self.store.load(_checked_id(match_id))
+        if stored is None:
+            raise _not_found(match_id)
+        return stored.version, self._decode(stored.record)
+
+    def _decode(self, data: bytes) -> Record:
+        record = Record.decode(data)
+        game = games.get(record.game)
+        if game is None or game.rules_version != record.rules_version:
+            raise ParlorError(
+                "RULES_VERSION_UNAVAILABLE",
+                f"This match is played under {record.game} rules version {record.rules_version}, "
+                "which this server does not run.", rules_version=record.rules_version)
+        return record
+
+    def _seat(self, record: Record, token: str | None, required: bool) -> int | None:
+        if not token:
+            if required:
+                raise ParlorError("TOKEN_REQUIRED",
+                                  "This needs a seat token (Authorization: Bearer <token>).")
+            return None
+        digest = token_hash(token)
+        for seat, stored in enumerate(record.token_hashes):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                return seat
+        raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
+
+    def _commit(self, record: Record, version: int, events: list[Event | dict[str, Any]],
+                action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
+                seat: int | None = None) -> list[pb.Event]:
+        """Numbers and stores the events with the record at version+1; returns
+        the events as `seat` sees them."""
+        new_version = version + 1
+        stored, seen = [], []
+        number = record.last_event
+        for event in events:
+            number += 1
+            if isinstance(event, Event):
+                public = pb.Event(number=number, version=new_version, **{record.game: event.public})
+                private = {s: pb.Event(number=number, version=new_version, **{record.game: data})
+                           for s, data in event.private.items()}
+            else:
+                public, private = pb.Event(number=number, version=new_version, **event), {}
+            stored.append(NewEvent(number, public.SerializeToString(),
+                                   {s: msg.SerializeToString() for s, msg in private.items()}))
+            seen.append(private.get(seat, public) if seat is not None else public)
+        record.last_event = number
+        ttl = self.settings.finished_ttl if record.finished else self.settings.abandoned_ttl
+        self.store.commit(record.match_id, version, record.encode(), ttl, stored, action, idempotency)
+        return seen
+
+    def _view(self, record: Record, version: int, seat: int | None) -> pb.Match:
+        game = games.GAMES[record.game]
+        match = pb.Match(
+            match_id=record.match_id, game=record.game, rules_version=record.rules_version,
+            version=version, status=record.status,
+            seats=[pb.Seat(seat=s, name=name or "", joined=name is not None)
+                   for s, name in enumerate(record.names)],
+            seed_sha256=seed_sha256(record.seed), viewer_seat=seat,
+            awaiting=game.to_act(record.state) if record.active else [],
+            **{game.id: game.view(record.state, seat)})
+        if record.finished:
+            match.seed = record.seed
+            match.result.CopyFrom(pb.Result(**_result(game.outcome(record.state))))
+        return match
+
+
+def _game_info(game: Game) -> pb.GameInfo:
+    options = []
+    for opt in game.options:
+        info = pb.OptionInfo(name=opt.name, type=opt.type, description=opt.description,
+                             choices=opt.choices, minimum=opt.minimum, maximum=opt.maximum)
+        if opt.default is None:
+            info.default.null_value = 0
+        elif isinstance(opt.default, bool):
+            info.default.bool_value = opt.default
+        elif isinstance(opt.default, int):
+            info.default.number_value = opt.default
+        else:
+            info.default.string_value = opt.default
+        options.append(info)
+    return pb.GameInfo(id=game.id, title=game.title, min_players=game.min_players,
+                       max_players=game.max_players, rules_version=game.rules_version, options=options)
+
+
+def _result(outcome) -> dict[str, list[int]]:
+    return {"scores": list(outcome.scores), "winners": list(outcome.winners)}
+
+
+def _fingerprint(request: pb.SubmitActionRequest) -> str:
+    """What makes two requests "the same body" for idempotency."""
+    body = request.action.SerializeToString(deterministic=True)
+    expected = str(request.expected_version) if request.HasField("expected_version") else "-"
+    return hashlib.sha256(body + b"|" + expected.encode()).hexdigest()[:32]
+
+
+def _checked_id(match_id: str) -> str:
+    if not _MATCH_ID.fullmatch(match_id):
+        raise _not_found(match_id)
+    return match_id
+
+
+def _not_found(match_id: str) -> ParlorError:
+    return ParlorError("MATCH_NOT_FOUND", "There is no such match (or it has expired).",
+                       match_id=match_id[:64])
+
+
+def _stale(expected: int, current: int | None) -> ParlorError:
+    return ParlorError("STALE_VERSION", f"The match is no longer at version {expected}; "
+                       "re-read it and decide again.", expected_version=expected, current_version=current)
+
+
+def _busy() -> ParlorError:
+    return ParlorError("CONFLICT", "The match is too busy right now; try again.")

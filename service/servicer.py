@@ -1,0 +1,107 @@
+"""The gRPC face of Matches: metadata in, messages out. Errors, request ids and
+logging are handled once, in RequestInterceptor, for every Parlor RPC."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import time
+from typing import Any, Callable
+
+import grpc
+
+from parlor.v1 import parlor_pb2 as pb
+from parlor.v1 import parlor_pb2_grpc
+
+from . import logs
+from .errors import ParlorError
+from .matches import Matches
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Parlor"].full_name
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
+def bearer_token(context: grpc.ServicerContext) -> str | None:
+    """The seat token from `authorization: Bearer <token>`, or None."""
+    for key, value in context.invocation_metadata():
+        if key == "authorization":
+            scheme, _, token = value.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise ParlorError("INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
+            return token.strip()
+    return None
+
+
+class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
+    def __init__(self, matches: Matches) -> None:
+        self.matches = matches
+
+    def ListGames(self, request, context):
+        return self.matches.list_games()
+
+    def CreateMatch(self, request, context):
+        return self.matches.create(request)
+
+    def JoinMatch(self, request, context):
+        return self.matches.join(request)
+
+    def GetMatch(self, request, context):
+        return self.matches.get(request.match_id, bearer_token(context))
+
+    def ListLegalActions(self, request, context):
+        return self.matches.legal_actions(request.match_id, bearer_token(context))
+
+    def SubmitAction(self, request, context):
+        return self.matches.submit(request, bearer_token(context))
+
+    def ListEvents(self, request, context):
+        return self.matches.events(request, bearer_token(context))
+
+
+class RequestInterceptor(grpc.ServerInterceptor):
+    """For every Parlor RPC: a request id (from `x-request-id` metadata, else a
+    new one), one JSON log line, `observe(method, code, seconds)` for metrics,
+    and errors turned into a rich status (ParlorError as is, anything else as
+    INTERNAL without internals)."""
+
+    def __init__(self, observe: Callable[[str, str, float], None] | None = None) -> None:
+        self.observe = observe
+
+    def intercept_service(self, continuation, handler_call_details):
+        handler = continuation(handler_call_details)
+        method = handler_call_details.method
+        if handler is None or not method.startswith(f"/{SERVICE_NAME}/") or not handler.unary_unary:
+            return handler
+        rid = next((v for k, v in handler_call_details.invocation_metadata
+                    if k == "x-request-id" and _REQUEST_ID.fullmatch(v)), None)
+        return grpc.unary_unary_rpc_method_handler(
+            self._wrap(handler.unary_unary, method.rsplit("/", 1)[1], rid),
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer)
+
+    def _wrap(self, behavior: Callable[[Any, grpc.ServicerContext], Any], rpc: str,
+              rid: str | None) -> Callable[[Any, grpc.ServicerContext], Any]:
+        def handle(request: Any, context: grpc.ServicerContext) -> Any:
+            token = logs.request_id.set(rid or secrets.token_hex(8))
+            started = time.perf_counter()
+            code = "OK"
+            try:
+                return behavior(request, context)
+            except ParlorError as exc:
+                code = exc.code
+                context.abort_with_status(exc.to_status())
+            except Exception:
+                code = "INTERNAL"
+                log.exception("unhandled error", extra={"rpc": rpc})
+                context.abort_with_status(
+                    ParlorError("INTERNAL", "Something went wrong on our side.").to_status())
+            finally:
+                elapsed = time.perf_counter() - started
+                log.info("rpc", extra={"rpc": rpc, "code": code, "ms": round(elapsed * 1000, 2)})
+                if self.observe is not None:
+                    self.observe(rpc, code, elapsed)
+                logs.request_id.reset(token)
+        return handle

@@ -1,0 +1,223 @@
+"""The match store: the only code that talks to Redis.
+
+Every key of a match shares the hash tag `{matchId}`, so one Lua script touches
+them atomically and the same code runs on Redis Cluster. Only Redis 6.2 commands.
+
+    parlor:{id}:state    hash   v = version, d = the match record (opaque bytes)
+    parlor:{id}:events   stream entry n-0 is event n: field p = what everybody
+                                sees, s<seat> = that seat's fuller version
+    parlor:{id}:actions  list   [seat, action] per accepted action (for replays)
+    parlor:{id}:idem     hash   "<credential>:<key>" -> idempotency record
+
+A write is one script: compare the version, then write state, events, action
+and idempotency record and refresh every key's TTL. A read is one round trip.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from typing import Callable, Sequence, TypeVar
+from urllib.parse import unquote, urlsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from .errors import ParlorError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_COMMIT = """
+local cur = redis.call('HGET', KEYS[1], 'v')
+if cur ~= ARGV[1] then return {0, cur} end
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[5]) == 1 then return {2, cur} end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3])
+local i = 9
+for e = 1, tonumber(ARGV[8]) do
+  local cmd = {'XADD', KEYS[2], ARGV[i]}
+  local nfields = tonumber(ARGV[i + 1])
+  i = i + 2
+  for f = 1, nfields * 2 do
+    cmd[#cmd + 1] = ARGV[i]
+    i = i + 1
+  end
+  redis.call(unpack(cmd))
+end
+if ARGV[7] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[7]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[6]) end
+for k = 1, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
+return {1, ARGV[2]}
+"""
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', '0', 'd', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class Stored:
+    version: int
+    record: bytes
+    idempotency: bytes | None = None
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """One event to append: `public` bytes for everybody, `private` per seat."""
+
+    number: int
+    public: bytes
+    private: dict[int, bytes]
+
+
+class Conflict(Exception):
+    """The version moved on (or the match vanished) between read and write."""
+
+
+class DuplicateKey(Exception):
+    """A concurrent request with the same idempotency key committed first."""
+
+
+def keys(match_id: str) -> tuple[str, str, str, str]:
+    tag = f"parlor:{{{match_id}}}"
+    return f"{tag}:state", f"{tag}:events", f"{tag}:actions", f"{tag}:idem"
+
+
+def connect(url: str) -> redis.Redis:
+    """A client for REDIS_URL: redis://, rediss://, unix://, or
+    redis+sentinel://[:pw@]host:port[,host:port]/<master>[/db], or
+    redis+cluster://[:pw@]host:port. No automatic retries: the store decides
+    what is safe to retry (reads) and what is not (writes)."""
+    common = dict(socket_timeout=5, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0),
+                  health_check_interval=15)
+    if url.startswith("redis+sentinel://"):
+        from redis.sentinel import Sentinel
+
+        parts = urlsplit(url)
+        hosts = []
+        for hostport in parts.netloc.rpartition("@")[2].split(","):
+            host, _, port = hostport.rpartition(":")
+            hosts.append((host or hostport, int(port or 26379)))
+        path = [p for p in parts.path.split("/") if p]
+        if not path:
+            raise SystemExit("REDIS_URL: redis+sentinel:// needs /<master-name> after the hosts")
+        password = unquote(parts.password) if parts.password else None
+        sentinel = Sentinel(hosts, socket_timeout=2, sentinel_kwargs={"password": password})
+        return sentinel.master_for(path[0], db=int(path[1]) if len(path) > 1 else 0,
+                                   password=password, **common)
+    if url.startswith("redis+cluster://"):
+        from redis.cluster import RedisCluster
+
+        return RedisCluster.from_url("redis://" + url[len("redis+cluster://"):],
+                                     socket_timeout=5, socket_connect_timeout=2)
+    return redis.Redis.from_url(url, **common)
+
+
+def _store_errors(fn: Callable[..., T]) -> Callable[..., T]:
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            log.warning("redis unavailable", extra={"error": str(exc)})
+            raise ParlorError("STORE_UNAVAILABLE",
+                              "The match store is unavailable; try again shortly.") from exc
+    return wrapper
+
+
+def _retry_read(fn: Callable[..., T]) -> Callable[..., T]:
+    """Reads change nothing, so one retry on a fresh connection is safe (the
+    first use of a pooled connection after a Redis restart fails)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+class MatchStore:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._commit = client.register_script(_COMMIT)
+        self._create = client.register_script(_CREATE)
+
+    @_store_errors
+    def ping(self) -> bool:
+        return bool(self.redis.ping())
+
+    @_store_errors
+    def create(self, match_id: str, record: bytes, ttl_seconds: int) -> bool:
+        """Stores a new match at version 0; False if the id is taken."""
+        state = keys(match_id)[0]
+        return bool(self._create(keys=[state], args=[record, ttl_seconds * 1000]))
+
+    @_store_errors
+    @_retry_read
+    def load(self, match_id: str, idempotency_field: str = "") -> Stored | None:
+        """The match's version and record (and an idempotency record) in one
+        round trip; None if there is no such match."""
+        state, _, _, idem = keys(match_id)
+        if not idempotency_field:
+            version, record = self.redis.hmget(state, "v", "d")
+            found = None
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hmget(state, "v", "d")
+            pipe.hget(idem, idempotency_field)
+            (version, record), found = pipe.execute()
+        if version is None or record is None:
+            return None
+        return Stored(int(version), record, found)
+
+    @_store_errors
+    def commit(self, match_id: str, expected_version: int, record: bytes, ttl_seconds: int,
+               events: Sequence[NewEvent] = (), action: bytes = b"",
+               idempotency: tuple[str, bytes] | None = None) -> int:
+        """Writes the next version if the stored one is still `expected_version`.
+        Raises Conflict (re-read and re-validate) or DuplicateKey."""
+        args: list[object] = [expected_version, expected_version + 1, record, ttl_seconds * 1000,
+                              idempotency[0] if idempotency else "",
+                              idempotency[1] if idempotency else "", action, len(events)]
+        for event in events:
+            fields: list[object] = ["p", event.public]
+            for seat, data in event.private.items():
+                fields += [f"s{seat}", data]
+            args += [f"{event.number}-0", len(fields) // 2, *fields]
+        status, _ = self._commit(keys=list(keys(match_id)), args=args)
+        if status == 0:
+            raise Conflict()
+        if status == 2:
+            raise DuplicateKey()
+        return expected_version + 1
+
+    @_store_errors
+    @_retry_read
+    def events(self, match_id: str, after: int, limit: int, seat: int | None,
+               until: int | None = None) -> list[bytes]:
+        """Events numbered after `after` (up to `until`), as `seat` sees them."""
+        end = f"{until}-0" if until is not None else "+"
+        entries = self.redis.xrange(keys(match_id)[1], f"{after + 1}-0", end, count=limit)
+        own = f"s{seat}".encode() if seat is not None else None
+        return [fields.get(own) or fields[b"p"] for _, fields in entries]
+
+    @_store_errors
+    @_retry_read
+    def actions(self, match_id: str, count: int) -> list[bytes]:
+        """The first `count` accepted actions, oldest first."""
+        if count <= 0:
+            return []
+        return self.redis.lrange(keys(match_id)[2], 0, count - 1)
+
+    @_store_errors
+    @_retry_read
+    def memory_usage(self, match_id: str) -> int:
+        """Bytes Redis uses for the match's keys (for benchmarks and sizing)."""
+        return sum(self.redis.memory_usage(key, samples=0) or 0 for key in keys(match_id))

@@ -1,0 +1,290 @@
+"""What the Heck?: rules/what_the_heck.md, rule by rule, then properties."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.games.what_the_heck import GAME, NUMBER_CARDS, PRIZE_CARDS
+
+from . import harness
+
+# A prize pile whose first cards the tests choose; the rest follows in a fixed order.
+def pile(*first: int) -> list[int]:
+    return list(first) + [c for c in PRIZE_CARDS if c not in first]
+
+
+def new(players=4, prizes=(), options=None, **arrangement):
+    """A game with the pile starting with `prizes` (two players: exactly the 12 given)."""
+    order = list(prizes) if players == 2 else pile(*prizes)
+    return harness.start(GAME, players, options, arrangement={"prizes": order, **arrangement})
+
+
+def bid_all(state, rng, *bids):
+    events = []
+    for seat, card in enumerate(bids):
+        events += harness.play(GAME, state, seat, {"bid": card}, rng)
+    return events
+
+
+def revealed(events):
+    return [e.public["bids_revealed"] for e in events if "bids_revealed" in e.public][-1]
+
+
+# ---- the rulebook's checked examples ------------------------------------------------
+
+def test_mouse_highest_unique_bid_takes_it():
+    state, rng = new(prizes=[5])
+    result = revealed(bid_all(state, rng, 7, 9, 4, 6))
+    assert result["winner"] == 1
+    assert state["won"][1] == [5]
+
+
+def test_buzzard_lowest_unique_bid_takes_it():
+    state, rng = new(prizes=[-4])
+    assert revealed(bid_all(state, rng, 11, 7, 6, 10))["winner"] == 2
+    assert state["won"][2] == [-4]
+
+
+def test_carried_pot_goes_to_highest_unique_after_cancel():
+    state, rng = new(prizes=[3, 4])
+    first = revealed(bid_all(state, rng, 1, 1, 1, 1))
+    assert first["winner"] is None and first["carried_over"]
+    assert state["pot"] == [3, 4]
+    result = revealed(bid_all(state, rng, 13, 12, 12, 11))
+    assert result["cancelled"] == [12] and result["winner"] == 0
+    assert state["won"][0] == [3, 4]
+
+
+def test_tie_below_the_top_cancels_the_top():
+    state, rng = new(prizes=[8])
+    assert revealed(bid_all(state, rng, 10, 10, 3, 5))["winner"] == 3
+
+
+def test_buzzard_with_cancelled_lowest():
+    state, rng = new(prizes=[-2])
+    assert revealed(bid_all(state, rng, 1, 1, 9, 4))["winner"] == 3
+
+
+def test_two_players_carry_over_turning_negative():
+    state, rng = new(players=2, prizes=[2, -5, 1, 3, 4, 5, 6, 7, 8, 9, 10, -1],
+                     removed=[[13, 14, 15], [13, 14, 15]])
+    first = revealed(bid_all(state, rng, 6, 6))
+    assert first["carried_over"] and state["pot"] == [2, -5]
+    result = revealed(bid_all(state, rng, 3, 8))
+    assert result["winner"] == 0 and state["won"][0] == [2, -5]
+    assert GAME.view(state, 0)["seats"][0]["score"] == -3
+
+
+# ---- more rules ---------------------------------------------------------------------
+
+def test_zero_sum_pot_uses_mouse_rule():
+    state, rng = new(prizes=[3, -3])
+    bid_all(state, rng, 2, 2, 2, 2)  # carry: pot 3 + -3 = 0
+    assert sum(state["pot"]) == 0
+    assert revealed(bid_all(state, rng, 5, 9, 4, 6))["winner"] == 1  # highest
+
+
+def test_all_bids_equal_pairs_cancel_everything():
+    state, rng = new(prizes=[6])
+    result = revealed(bid_all(state, rng, 5, 5, 9, 9))
+    assert result["winner"] is None and result["cancelled"] == [5, 9]
+
+
+def test_played_cards_are_out_whether_won_lost_or_cancelled():
+    state, rng = new(prizes=[6])
+    bid_all(state, rng, 5, 5, 9, 1)
+    for seat, card in enumerate([5, 5, 9, 1]):
+        assert card not in state["hands"][seat]
+        assert state["played"][seat] == [card]
+    harness.rejected(GAME, state, 0, {"bid": 5}, rng, "CARD_NOT_IN_HAND")
+
+
+def test_last_round_cancelling_discards_the_whole_pot():
+    state, rng = new()
+    for card in range(1, 15):  # seats pair up on equal bids: every round cancels
+        result = revealed(bid_all(state, rng, card, card, 16 - card, 16 - card))
+        assert result["carried_over"]
+    assert state["round"] == 15 and len(state["pot"]) == 15
+    result = revealed(bid_all(state, rng, 15, 15, 1, 1))
+    assert result["discarded"] and not result["carried_over"] and result["winner"] is None
+    assert sorted(state["discarded"]) == sorted(PRIZE_CARDS) and state["pot"] == []
+    outcome = GAME.outcome(state)
+    assert outcome.scores == [0, 0, 0, 0] and outcome.winners == [0, 1, 2, 3]
+
+
+def test_only_last_round_cancelled_discards_only_its_pot():
+    state, rng = new(players=2, prizes=list(range(1, 11)) + [-1, -2],
+                     removed=[[13, 14, 15], [13, 14, 15]])
+    for card in range(1, 12):
+        assert revealed(bid_all(state, rng, card, 11 if card == 1 else card - 1))["winner"] is not None
+    assert state["round"] == 12 and state["pot"] == [-2]
+    result = revealed(bid_all(state, rng, 12, 12))
+    assert result["discarded"] and state["discarded"] == [-2]
+    assert GAME.outcome(state) is not None
+
+
+def test_equal_highest_scores_share_the_win():
+    state = harness.random_playout(GAME, 3, seed="tie")
+    state["won"] = [[5], [2, 3], [10, -5, -1]]
+    outcome = GAME.outcome(state)
+    assert outcome.scores == [5, 5, 4] and outcome.winners == [0, 1]
+
+
+def test_bid_must_be_a_card_in_hand_and_only_once_a_round():
+    state, rng = new(prizes=[5])
+    harness.rejected(GAME, state, 0, {"bid": 16}, rng, "CARD_NOT_IN_HAND")
+    harness.rejected(GAME, state, 0, {"bid": 0}, rng, "CARD_NOT_IN_HAND")
+    harness.rejected(GAME, state, 0, {}, rng, "CARD_NOT_IN_HAND")
+    harness.play(GAME, state, 0, {"bid": 3}, rng)
+    harness.rejected(GAME, state, 0, {"bid": 4}, rng, "ALREADY_COMMITTED")
+    assert GAME.legal(state, 0) == []
+    assert GAME.to_act(state) == [1, 2, 3]
+
+
+def test_game_ends_after_fifteen_rounds_and_refuses_more():
+    state = harness.random_playout(GAME, 3, seed="fifteen")
+    assert len(state["history"]) == 15 and state["finished"]
+    rng = harness.Rng.from_seed("x")
+    harness.rejected(GAME, state, 0, {"bid": 1}, rng, "GAME_OVER")
+
+
+# ---- two players --------------------------------------------------------------------
+
+def test_two_players_remove_three_number_cards_each_and_three_prizes():
+    state, _ = harness.start(GAME, 2, seed="two")
+    assert state["rounds"] == 12
+    assert len(state["prizes"]) + len(state["pot"]) == 12
+    assert sorted(state["prizes"] + state["pot"] + state["removed_prizes"]) == sorted(PRIZE_CARDS)
+    for seat in range(2):
+        assert len(state["hands"][seat]) == 12 and len(state["removed"][seat]) == 3
+        assert sorted(state["hands"][seat] + state["removed"][seat]) == list(NUMBER_CARDS)
+    final = harness.random_playout(GAME, 2, seed="two")
+    assert len(final["history"]) == 12
+
+
+def test_removed_cards_never_show():
+    state, rng = new(players=2, prizes=list(range(1, 11)) + [-1, -2],
+                     removed=[[1, 2, 3], [4, 5, 6]], removed_prizes=[-3, -4, -5])
+    twin, _ = new(players=2, prizes=[1] + list(range(10, 1, -1)) + [-2, -1],
+                  removed=[[1, 2, 3], [7, 8, 9]], removed_prizes=[-3, -4, -5])
+    harness.assert_same_for(GAME, 0, state, twin)
+    harness.assert_same_for(GAME, None, state, twin)
+
+
+# ---- views --------------------------------------------------------------------------
+
+def test_hidden_winnings_views_show_only_counts_for_others_until_the_end():
+    state, rng = new(prizes=[5, 7], options={"hidden_winnings": True})
+    bid_all(state, rng, 15, 1, 2, 3)
+    view = GAME.view(state, 1)
+    assert view["seats"][0]["won"] == [] and view["seats"][0]["score"] is None
+    assert view["seats"][0]["won_count"] == 1
+    assert view["history"] == []
+    own = GAME.view(state, 0)["seats"][0]
+    assert own["won"] == [5] and own["score"] == 5
+    # Events still say who took which pot.
+    final = harness.random_playout(GAME, 3, {"hidden_winnings": True}, seed="hidden")
+    view = GAME.view(final, None)
+    assert all(s["score"] is not None for s in view["seats"]) and len(view["history"]) == 15
+
+
+def test_open_views_keep_the_tally_and_history():
+    state, rng = new(prizes=[5, 7])
+    bid_all(state, rng, 15, 1, 2, 3)
+    view = GAME.view(state, 1)
+    assert view["seats"][0]["won"] == [5] and view["seats"][0]["score"] == 5
+    assert view["history"] == [{"round": 1, "pot": [5], "bids": [15, 1, 2, 3], "winner": 0}]
+
+
+def test_pending_bid_is_seen_only_by_its_seat():
+    state, rng = new(prizes=[5])
+    events = harness.play(GAME, state, 2, {"bid": 9}, rng)
+    assert events[0].seen_by(2)["bid_committed"] == {"seat": 2, "bid": 9}
+    for seat in (None, 0, 1, 3):
+        assert events[0].seen_by(seat)["bid_committed"] == {"seat": 2}
+        assert GAME.view(state, seat)["seats"][2]["bid"] is None
+        assert GAME.view(state, seat)["seats"][2]["committed"] is True
+    assert GAME.view(state, 2)["seats"][2]["bid"] == 9
+    assert GAME.view(state, 2)["seats"][2]["hand_size"] == 14
+
+
+def test_options_are_validated():
+    from service.games.base import OptionError
+    with pytest.raises(OptionError):
+        GAME.resolve_options(4, {"hidden_winnings": "yes"})
+    with pytest.raises(OptionError):
+        GAME.resolve_options(6, {})
+    with pytest.raises(OptionError):
+        GAME.resolve_options(4, {"no_such_option": True})
+
+
+# ---- properties ---------------------------------------------------------------------
+
+players = st.integers(min_value=2, max_value=5)
+seeds = st.text(min_size=1, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=players, hidden=st.booleans(), seed=seeds)
+def test_random_playouts_conserve_cards_and_end(players, hidden, seed):
+    dealt = {}
+
+    def each_step(state, seat, action, events):
+        prizes = state["prizes"] + state["pot"] + state["discarded"] + sum(state["won"], [])
+        assert sorted(prizes) == sorted(dealt["prizes"])
+        for s in range(players):
+            held = state["hands"][s] + state["played"][s]
+            if state["bids"][s] is not None:
+                held.append(state["bids"][s])
+            assert sorted(held) == dealt["hands"][s]
+        harness.assert_wire(GAME, state, events)
+
+    start, _ = harness.start(GAME, players, {"hidden_winnings": hidden}, seed)
+    dealt["prizes"] = start["prizes"] + start["pot"]
+    dealt["hands"] = [sorted(h) for h in start["hands"]]
+    final = harness.random_playout(GAME, players, {"hidden_winnings": hidden}, seed,
+                                   each_step=each_step)
+    rounds = 12 if players == 2 else 15
+    assert len(final["history"]) == rounds
+    assert all(sorted(final["played"][s]) == dealt["hands"][s] for s in range(players))
+    assert all(len(final["hands"][s]) == 0 for s in range(players))
+    outcome = GAME.outcome(final)
+    assert outcome.scores == [sum(w) for w in final["won"]]
+    assert outcome.winners == [s for s in range(players) if outcome.scores[s] == max(outcome.scores)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=players, hidden=st.booleans(), seed=seeds, data=st.data())
+def test_a_seat_never_sees_pending_bids_or_the_pile(players, hidden, seed, data):
+    """Counterfactual: change another seat's pending bid and the prize pile
+    order; the seat's view, legal actions and events must not change."""
+    state, rng = harness.start(GAME, players, {"hidden_winnings": hidden}, seed)
+    chooser = random.Random(seed)
+    for _ in range(data.draw(st.integers(0, players * 15 - 1), label="steps")):
+        seat = chooser.choice(GAME.to_act(state))
+        GAME.play(state, seat, chooser.choice(GAME.legal(state, seat)), rng)
+        if GAME.outcome(state):
+            return
+    movers = GAME.to_act(state)
+    if len(movers) < 2:
+        return
+    bidder, viewer = movers[0], data.draw(st.sampled_from([None, *range(players)]), label="viewer")
+    if viewer == bidder:
+        return
+    hand = state["hands"][bidder]
+    if len(hand) < 2:
+        return
+    card_a, card_b = chooser.sample(hand, 2)
+    twin = copy.deepcopy(state)
+    chooser.shuffle(twin["prizes"])
+    rng_twin = copy.copy(rng)
+    events_a = GAME.play(state, bidder, {"bid": card_a}, rng)
+    events_b = GAME.play(twin, bidder, {"bid": card_b}, rng_twin)
+    if "bids_revealed" in events_a[-1].public or any("bids_revealed" in e.public for e in events_a):
+        return  # that bid completed the round: everything is revealed now, as it should be
+    harness.assert_same_for(GAME, viewer, state, twin, events_a, events_b)

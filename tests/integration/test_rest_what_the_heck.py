@@ -1,0 +1,108 @@
+"""What the Heck? end to end over REST, against the real stack."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from ..support import new_rest_match, play_rest_to_end
+
+pytestmark = pytest.mark.integration
+
+
+def test_games_are_listed_with_player_counts_and_options(rest):
+    reply = rest.get("/v1/games")
+    assert reply.status == 200
+    game = next(g for g in reply.body["games"] if g["id"] == "what_the_heck")
+    assert (game["minPlayers"], game["maxPlayers"]) == (2, 5)
+    assert game["rulesVersion"]
+    option = game["options"][0]
+    assert option["name"] == "hidden_winnings" and option["type"] == "bool"
+    assert option["default"] is False and option["description"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_full_match(rest, players):
+    created = rest.post("/v1/matches", {"game": "what_the_heck", "players": players,
+                                        "seed": "full-match"})
+    assert created.status == 200
+    match = created.body
+    match_id = match["matchId"]
+    assert match["status"] == "WAITING" and match["version"] == 0 and match["game"] == "what_the_heck"
+    assert match["seedSha256"] == hashlib.sha256(b"full-match").hexdigest()
+    assert "seed" not in match and "result" not in match
+    assert [s["joined"] for s in match["seats"]] == [False] * players
+    assert match["whatTheHeck"]["rounds"] == (12 if players == 2 else 15)
+
+    tokens = []
+    for seat in range(players):
+        joined = rest.post(f"/v1/matches/{match_id}/seats", {"name": f"P{seat}"})
+        assert joined.status == 200 and joined.body["seat"] == seat
+        tokens.append(joined.body["token"])
+        status = rest.get(f"/v1/matches/{match_id}").body["status"]
+        assert status == ("ACTIVE" if seat == players - 1 else "WAITING")
+    assert rest.post(f"/v1/matches/{match_id}/seats", {"name": "late"}).error == "MATCH_FULL"
+
+    spectator = rest.get(f"/v1/matches/{match_id}").body
+    assert spectator["version"] == players and "viewerSeat" not in spectator
+    assert spectator["whatTheHeck"]["hand"] == []
+    own = rest.get(f"/v1/matches/{match_id}", token=tokens[0]).body
+    assert own["viewerSeat"] == 0 and len(own["whatTheHeck"]["hand"]) == (12 if players == 2 else 15)
+    assert own["awaiting"] == list(range(players))
+
+    listed = rest.get(f"/v1/matches/{match_id}/legal-actions", token=tokens[1]).body
+    assert listed["actions"] == [{"whatTheHeck": {"bid": c}} for c in
+                                 rest.get(f"/v1/matches/{match_id}", token=tokens[1]).body["whatTheHeck"]["hand"]]
+    reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": listed["actions"][0]}, token=tokens[1])
+    assert reply.status == 200
+    assert reply.body["match"]["version"] == players + 1
+    assert reply.body["events"][0]["whatTheHeck"]["bidCommitted"] == {"seat": 1, "bid": listed["actions"][0]["whatTheHeck"]["bid"]}
+    others = rest.get(f"/v1/matches/{match_id}/events?after={players}", token=tokens[0]).body
+    assert others["events"][-1]["whatTheHeck"]["bidCommitted"] == {"seat": 1}
+    assert rest.get(f"/v1/matches/{match_id}/legal-actions", token=tokens[1]).body["actions"] == []
+
+    final, _ = play_rest_to_end(rest, match_id, tokens, random.Random(players))
+    finished = final["match"]
+    assert finished["status"] == "FINISHED" and finished["seed"] == "full-match"
+    assert len(finished["result"]["scores"]) == players
+    top = max(finished["result"]["scores"])
+    assert finished["result"]["winners"] == [s for s, v in enumerate(finished["result"]["scores"]) if v == top]
+    assert final["events"][-1]["matchFinished"]["seed"] == "full-match"
+    won = [sum(seat["won"]) for seat in finished["whatTheHeck"]["seats"]]
+    assert won == finished["result"]["scores"]
+
+    events = rest.get(f"/v1/matches/{match_id}/events").body
+    numbers = [e["number"] for e in events["events"]]
+    assert numbers == list(range(1, len(numbers) + 1)) and events["lastEvent"] == numbers[-1]
+    assert events["events"][0]["seatJoined"] == {"seat": 0, "name": "P0"}
+    assert rest.get(f"/v1/matches/{match_id}/legal-actions", token=tokens[0]).body["actions"] == []
+    done = rest.post(f"/v1/matches/{match_id}/actions", {"action": listed["actions"][1]}, token=tokens[1])
+    assert done.status == 400 and done.error == "MATCH_FINISHED"
+
+
+def test_hidden_winnings_over_rest(rest):
+    match, tokens = new_rest_match(rest, "what_the_heck", 3, {"hiddenWinnings": True}, seed="hidden")
+    match_id = match["matchId"]
+    assert match["whatTheHeck"]["options"] == {"hiddenWinnings": True}
+    for seat, card in enumerate([15, 1, 2]):
+        rest.post(f"/v1/matches/{match_id}/actions", {"action": {"whatTheHeck": {"bid": card}}},
+                  token=tokens[seat])
+    view = rest.get(f"/v1/matches/{match_id}", token=tokens[1]).body["whatTheHeck"]
+    assert view["history"] == []
+    assert view["seats"][0]["wonCount"] in (0, 1) and view["seats"][0]["won"] == []
+    assert "score" not in view["seats"][0] and "score" in view["seats"][1]
+    # Proto field names work as option names too.
+    created = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2,
+                                        "options": {"hidden_winnings": True}})
+    assert created.status == 200 and created.body["whatTheHeck"]["options"]["hiddenWinnings"] is True
+
+
+def test_choose_a_seat_and_taken_seat_conflicts(rest):
+    match = rest.post("/v1/matches", {"game": "what_the_heck", "players": 3}).body
+    path = f"/v1/matches/{match['matchId']}/seats"
+    assert rest.post(path, {"name": "Cy", "seat": 2}).body["seat"] == 2
+    taken = rest.post(path, {"name": "Dee", "seat": 2})
+    assert taken.status == 409 and taken.error == "SEAT_TAKEN"
+    assert rest.post(path, {"name": "Ed"}).body["seat"] == 0

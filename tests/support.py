@@ -1,0 +1,239 @@
+"""Real processes for integration tests: Redis, the gRPC service, gunicorn
+serving the gateway, each on a free port; and a small REST client."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from parlor.v1 import parlor_pb2 as pb
+from parlor.v1 import parlor_pb2_grpc
+from service.embedded_redis import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any
+    headers: dict[str, str]
+
+    @property
+    def error(self) -> str | None:
+        """The stable error code, if this is an error reply."""
+        if isinstance(self.body, dict) and "error" in self.body:
+            return self.body["error"]["code"]
+        return None
+
+
+class Rest:
+    """A keep-alive HTTP/1.1 JSON client for one gateway."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._conn: http.client.HTTPConnection | None = None
+
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None,
+                headers: dict[str, str] | None = None, raw: bytes | None = None) -> Reply:
+        send = dict(headers or {})
+        if token is not None:
+            send["Authorization"] = f"Bearer {token}"
+        data = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            send.setdefault("Content-Type", "application/json")
+        for attempt in range(2):
+            if self._conn is None:
+                self._conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            try:
+                self._conn.request(method, path, body=data, headers=send)
+                resp = self._conn.getresponse()
+                payload = resp.read()
+                break
+            except (ConnectionError, http.client.HTTPException):
+                self._conn.close()
+                self._conn = None
+                if attempt:
+                    raise
+        if resp.will_close:
+            self._conn.close()
+            self._conn = None
+        ctype = resp.getheader("Content-Type", "")
+        parsed = json.loads(payload) if payload and "json" in ctype else payload
+        return Reply(resp.status, parsed, {k.lower(): v for k, v in resp.getheaders()})
+
+    def get(self, path: str, **kw) -> Reply:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, body: Any = None, **kw) -> Reply:
+        return self.request("POST", path, body, **kw)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def _wait(check, what: str, timeout: float = 20.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}")
+        if check():
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} not ready after {timeout} s")
+
+
+@dataclass
+class Stack:
+    """Redis + `python -m service.server` + gunicorn(gateway), started for real."""
+
+    env: dict[str, str] = field(default_factory=dict)
+    redis_appendonly: bool = False
+    gateway: bool = True
+    redis: EmbeddedRedis | None = None
+    grpc_port: int = 0
+    http_port: int = 0
+    log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="parlor-logs-")))
+    procs: dict[str, subprocess.Popen] = field(default_factory=dict)
+
+    def start(self) -> "Stack":
+        self.redis = EmbeddedRedis(appendonly=self.redis_appendonly).start()
+        self.grpc_port, self.http_port = free_port(), free_port()
+        self.start_service()
+        if self.gateway:
+            self.start_gateway()
+        return self
+
+    def process_env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PARLOR_")}
+        env.update({
+            "REDIS_URL": self.redis.url, "PARLOR_HOST": "127.0.0.1",
+            "PARLOR_GRPC_PORT": str(self.grpc_port), "PARLOR_HTTP_PORT": str(self.http_port),
+            "PARLOR_SERVICE_TARGET": f"127.0.0.1:{self.grpc_port}",
+            "PARLOR_METRICS_PORT": str(free_port()),
+            "PARLOR_DRAIN_SECONDS": "5", "PARLOR_GATEWAY_WORKERS": "2",
+            "PYTHONUNBUFFERED": "1",
+        })
+        env.update(self.env)
+        return env
+
+    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:
+        log = open(self.log_dir / f"{name}.log", "ab")
+        proc = subprocess.Popen([sys.executable, *args], env=self.process_env(), cwd=ROOT,
+                                stdout=log, stderr=subprocess.STDOUT)
+        self.procs[name] = proc
+        return proc
+
+    def start_service(self) -> None:
+        proc = self._spawn("service", ["-m", "service.server"])
+        _wait(lambda: self._grpc_up(), "the gRPC service", proc=proc)
+
+    def start_gateway(self) -> None:
+        proc = self._spawn("gateway", ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
+                                       "gateway.wsgi:app"])
+        rest = Rest(self.http_port)
+        _wait(lambda: self._http_up(rest), "the gateway", proc=proc)
+        rest.close()
+
+    def _grpc_up(self) -> bool:
+        with grpc.insecure_channel(f"127.0.0.1:{self.grpc_port}") as channel:
+            try:
+                grpc.channel_ready_future(channel).result(timeout=0.5)
+                return True
+            except grpc.FutureTimeoutError:
+                return False
+
+    @staticmethod
+    def _http_up(rest: Rest) -> bool:
+        try:
+            return rest.get("/healthz").status == 200
+        except OSError:
+            return False
+
+    def log(self, name: str) -> str:
+        return (self.log_dir / f"{name}.log").read_text(errors="replace")
+
+    def stop_process(self, name: str, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
+        proc = self.procs.pop(name)
+        if proc.poll() is None:
+            proc.send_signal(sig)
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        return proc.returncode
+
+    def stop(self) -> None:
+        for name in list(self.procs):
+            self.stop_process(name)
+        if self.redis is not None:
+            self.redis.cleanup()
+
+    # clients
+    def rest(self) -> Rest:
+        return Rest(self.http_port)
+
+    def channel(self) -> grpc.Channel:
+        return grpc.insecure_channel(f"127.0.0.1:{self.grpc_port}")
+
+    def stub(self, channel: grpc.Channel | None = None) -> parlor_pb2_grpc.ParlorStub:
+        return parlor_pb2_grpc.ParlorStub(channel or self.channel())
+
+
+def auth(token: str) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {token}")]
+
+
+def new_rest_match(rest: Rest, game: str, players: int, options: dict | None = None,
+                   seed: str | None = "test-seed") -> tuple[dict, list[str]]:
+    """Creates a match over REST and fills every seat; returns (created view, tokens)."""
+    body: dict[str, Any] = {"game": game, "players": players}
+    if options:
+        body["options"] = options
+    if seed is not None:
+        body["seed"] = seed
+    created = rest.post("/v1/matches", body)
+    assert created.status == 200, created.body
+    tokens = []
+    for seat in range(players):
+        joined = rest.post(f"/v1/matches/{created.body['matchId']}/seats", {"name": f"player {seat}"})
+        assert joined.status == 200, joined.body
+        assert joined.body["seat"] == seat
+        tokens.append(joined.body["token"])
+    return created.body, tokens
+
+
+def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_actions: int = 20_000):
+    """Plays random legal actions, as the seats' clients would, until the match
+    is finished; returns the last action reply's body and the number of actions."""
+    last = None
+    for count in range(max_actions):
+        moved = False
+        for token in tokens:
+            listed = rest.get(f"/v1/matches/{match_id}/legal-actions", token=token)
+            assert listed.status == 200, listed.body
+            if not listed.body["actions"]:
+                continue
+            action = chooser.choice(listed.body["actions"])
+            reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": action}, token=token)
+            assert reply.status == 200, (action, reply.body)
+            last, moved = reply.body, True
+            if reply.body["match"]["status"] == "FINISHED":
+                return last, count + 1
+        assert moved, "nobody has a legal action but the match is not finished"
+    raise AssertionError("the match did not end")
