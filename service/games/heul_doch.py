@@ -108,8 +108,8 @@ class HeulDoch(Game):
             for _ in range(players):
                 hands.append(draw[:HAND_SIZE])
                 del draw[:HAND_SIZE]
-        in_play = draw + special_pile + [c for h in hands for c in h] + \
-            [e["card"] for p in piles for e in p]
+        in_play = (draw + special_pile + [c for hand in hands for c in hand]
+                   + [e["card"] for pile in piles for e in pile])
         unknown = [card for card in in_play if card not in _ORDER]
         if unknown:
             raise ValueError(f"unknown cards in arrangement: {unknown}")
