@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15parlor/v1/hi_fu.proto\x12\tparlor.v1\"\r\n\x0bHiFuOptions\"\x0c\n\nHiFuAction\"\n\n\x08HiFuView\"\x0b\n\tHiFuEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15parlor/v1/hi_fu.proto\x12\tparlor.v1\"S\n\x0bHiFuOptions\x12\x12\n\x05\x62oard\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x17\n\nfirst_seat\x18\x02 \x01(\x05H\x01\x88\x01\x01\x42\x08\n\x06_boardB\r\n\x0b_first_seat\"*\n\x08HiFuCard\x12\x0e\n\x06\x63olour\x18\x01 \x01(\t\x12\x0e\n\x06number\x18\x02 \x01(\x05\"A\n\x0eHiFuPlayedCard\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HiFuCard\"\x9a\x01\n\nHiFuAction\x12\x30\n\x07\x64iscard\x18\x01 \x01(\x0b\x32\x1d.parlor.v1.HiFuAction.DiscardH\x00\x12#\n\x04play\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HiFuCardH\x00\x1a-\n\x07\x44iscard\x12\"\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x13.parlor.v1.HiFuCardB\x06\n\x04kind\"\xf0\x03\n\x08HiFuView\x12\'\n\x07options\x18\x01 \x01(\x0b\x32\x16.parlor.v1.HiFuOptions\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x0e\n\x06rounds\x18\x03 \x01(\x05\x12\r\n\x05phase\x18\x04 \x01(\t\x12\x15\n\rtricks_played\x18\x05 \x01(\x05\x12\x13\n\x06leader\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x18\n\x0blead_colour\x18\x08 \x01(\tH\x02\x88\x01\x01\x12(\n\x05trick\x18\t \x03(\x0b\x32\x19.parlor.v1.HiFuPlayedCard\x12(\n\nlast_trick\x18\n \x01(\x0b\x32\x14.parlor.v1.HiFuTrick\x12!\n\x04hand\x18\x0b \x03(\x0b\x32\x13.parlor.v1.HiFuCard\x12$\n\x07removed\x18\x0c \x03(\x0b\x32\x13.parlor.v1.HiFuCard\x12%\n\x08put_away\x18\r \x03(\x0b\x32\x13.parlor.v1.HiFuCard\x12\"\n\x05seats\x18\x0e \x03(\x0b\x32\x13.parlor.v1.HiFuSeat\x12(\n\x05\x62oard\x18\x0f \x03(\x0b\x32\x19.parlor.v1.HiFuBoardRoundB\t\n\x07_leaderB\x07\n\x05_turnB\x0e\n\x0c_lead_colour\"\x9b\x01\n\x08HiFuSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x11\n\tto_remove\x18\x03 \x01(\x05\x12\x11\n\tcommitted\x18\x04 \x01(\x08\x12\x0e\n\x06tricks\x18\x05 \x01(\x05\x12\x0b\n\x03out\x18\x06 \x01(\x08\x12\r\n\x05score\x18\x07 \x01(\x05\x12\x12\n\x05place\x18\x08 \x01(\x05H\x00\x88\x01\x01\x42\x08\n\x06_place\"j\n\tHiFuTrick\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x13\n\x0blead_colour\x18\x02 \x01(\t\x12(\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x19.parlor.v1.HiFuPlayedCard\x12\x0e\n\x06winner\x18\x04 \x01(\x05\"S\n\x0eHiFuBoardRound\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0e\n\x06values\x18\x02 \x03(\x05\x12\"\n\x05pawns\x18\x03 \x03(\x0b\x32\x13.parlor.v1.HiFuPawn\"9\n\x08HiFuPawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05place\x18\x02 \x01(\x05\x12\x10\n\x08standing\x18\x03 \x01(\x08\"\xb7\n\n\tHiFuEvent\x12:\n\rround_started\x18\x01 \x01(\x0b\x32!.parlor.v1.HiFuEvent.RoundStartedH\x00\x12:\n\rcards_removed\x18\x02 \x01(\x0b\x32!.parlor.v1.HiFuEvent.CardsRemovedH\x00\x12\x38\n\x0cplay_started\x18\x03 \x01(\x0b\x32 .parlor.v1.HiFuEvent.PlayStartedH\x00\x12\x36\n\x0b\x63\x61rd_played\x18\x04 \x01(\x0b\x32\x1f.parlor.v1.HiFuEvent.CardPlayedH\x00\x12\x32\n\ttrick_won\x18\x05 \x01(\x0b\x32\x1d.parlor.v1.HiFuEvent.TrickWonH\x00\x12*\n\x05hi_fu\x18\x06 \x01(\x0b\x32\x19.parlor.v1.HiFuEvent.HiFuH\x00\x12\'\n\x03mii\x18\x07 \x01(\x0b\x32\x18.parlor.v1.HiFuEvent.MiiH\x00\x12\x38\n\x0cround_scored\x18\x08 \x01(\x0b\x32 .parlor.v1.HiFuEvent.RoundScoredH\x00\x12\x32\n\tgame_over\x18\t \x01(\x0b\x32\x1d.parlor.v1.HiFuEvent.GameOverH\x00\x1aq\n\x0cRoundStarted\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0e\n\x06leader\x18\x02 \x01(\x05\x12\x11\n\thand_size\x18\x03 \x01(\x05\x12\x0c\n\x04keep\x18\x04 \x01(\x05\x12!\n\x04hand\x18\x05 \x03(\x0b\x32\x13.parlor.v1.HiFuCard\x1a\x62\n\x0c\x43\x61rdsRemoved\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\x11\n\tto_remove\x18\x03 \x01(\x05\x12\"\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x13.parlor.v1.HiFuCard\x1a,\n\x0bPlayStarted\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0e\n\x06leader\x18\x02 \x01(\x05\x1aL\n\nCardPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HiFuCard\x12\r\n\x05trick\x18\x03 \x01(\x05\x1a\xa0\x01\n\x08TrickWon\x12\r\n\x05trick\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x13\n\x0blead_colour\x18\x03 \x01(\t\x12(\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x19.parlor.v1.HiFuPlayedCard\x12\x0e\n\x06tricks\x18\x05 \x01(\x05\x12\x18\n\x0bnext_leader\x18\x06 \x01(\x05H\x00\x88\x01\x01\x42\x0e\n\x0c_next_leader\x1a\x42\n\x04HiFu\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05round\x18\x02 \x01(\x05\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x05\x1ag\n\x03Mii\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05round\x18\x02 \x01(\x05\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x10\n\x08put_away\x18\x04 \x01(\x05\x12\"\n\x05\x63\x61rds\x18\x05 \x03(\x0b\x32\x13.parlor.v1.HiFuCard\x1aN\n\x0bRoundScored\x12\r\n\x05round\x18\x01 \x01(\x05\x12\r\n\x05gains\x18\x02 \x03(\x05\x12\x11\n\tpenalties\x18\x03 \x03(\x05\x12\x0e\n\x06scores\x18\x04 \x03(\x05\x1aN\n\x08GameOver\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0e\n\x06scores\x18\x02 \x03(\x05\x12\x0f\n\x07winners\x18\x03 \x03(\x05\x12\x11\n\ttie_break\x18\x04 \x01(\x08\x42\x06\n\x04kindb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,11 +32,43 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'parlor.v1.hi_fu_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_HIFUOPTIONS']._serialized_start=36
-  _globals['_HIFUOPTIONS']._serialized_end=49
-  _globals['_HIFUACTION']._serialized_start=51
-  _globals['_HIFUACTION']._serialized_end=63
-  _globals['_HIFUVIEW']._serialized_start=65
-  _globals['_HIFUVIEW']._serialized_end=75
-  _globals['_HIFUEVENT']._serialized_start=77
-  _globals['_HIFUEVENT']._serialized_end=88
+  _globals['_HIFUOPTIONS']._serialized_end=119
+  _globals['_HIFUCARD']._serialized_start=121
+  _globals['_HIFUCARD']._serialized_end=163
+  _globals['_HIFUPLAYEDCARD']._serialized_start=165
+  _globals['_HIFUPLAYEDCARD']._serialized_end=230
+  _globals['_HIFUACTION']._serialized_start=233
+  _globals['_HIFUACTION']._serialized_end=387
+  _globals['_HIFUACTION_DISCARD']._serialized_start=334
+  _globals['_HIFUACTION_DISCARD']._serialized_end=379
+  _globals['_HIFUVIEW']._serialized_start=390
+  _globals['_HIFUVIEW']._serialized_end=886
+  _globals['_HIFUSEAT']._serialized_start=889
+  _globals['_HIFUSEAT']._serialized_end=1044
+  _globals['_HIFUTRICK']._serialized_start=1046
+  _globals['_HIFUTRICK']._serialized_end=1152
+  _globals['_HIFUBOARDROUND']._serialized_start=1154
+  _globals['_HIFUBOARDROUND']._serialized_end=1237
+  _globals['_HIFUPAWN']._serialized_start=1239
+  _globals['_HIFUPAWN']._serialized_end=1296
+  _globals['_HIFUEVENT']._serialized_start=1299
+  _globals['_HIFUEVENT']._serialized_end=2634
+  _globals['_HIFUEVENT_ROUNDSTARTED']._serialized_start=1793
+  _globals['_HIFUEVENT_ROUNDSTARTED']._serialized_end=1906
+  _globals['_HIFUEVENT_CARDSREMOVED']._serialized_start=1908
+  _globals['_HIFUEVENT_CARDSREMOVED']._serialized_end=2006
+  _globals['_HIFUEVENT_PLAYSTARTED']._serialized_start=2008
+  _globals['_HIFUEVENT_PLAYSTARTED']._serialized_end=2052
+  _globals['_HIFUEVENT_CARDPLAYED']._serialized_start=2054
+  _globals['_HIFUEVENT_CARDPLAYED']._serialized_end=2130
+  _globals['_HIFUEVENT_TRICKWON']._serialized_start=2133
+  _globals['_HIFUEVENT_TRICKWON']._serialized_end=2293
+  _globals['_HIFUEVENT_HIFU']._serialized_start=2295
+  _globals['_HIFUEVENT_HIFU']._serialized_end=2361
+  _globals['_HIFUEVENT_MII']._serialized_start=2363
+  _globals['_HIFUEVENT_MII']._serialized_end=2466
+  _globals['_HIFUEVENT_ROUNDSCORED']._serialized_start=2468
+  _globals['_HIFUEVENT_ROUNDSCORED']._serialized_end=2546
+  _globals['_HIFUEVENT_GAMEOVER']._serialized_start=2548
+  _globals['_HIFUEVENT_GAMEOVER']._serialized_end=2626
 # @@protoc_insertion_point(module_scope)
