@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18parlor/v1/whatever.proto\x12\tparlor.v1\"\x11\n\x0fWhateverOptions\"\x10\n\x0eWhateverAction\"\x0e\n\x0cWhateverView\"\x0f\n\rWhateverEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18parlor/v1/whatever.proto\x12\tparlor.v1\"9\n\x0fWhateverOptions\x12\x17\n\nfirst_seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\r\n\x0b_first_seat\"\xa3\x02\n\x0eWhateverAction\x12,\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1d.parlor.v1.WhateverAction.BidH\x00\x12.\n\x04pass\x18\x02 \x01(\x0b\x32\x1e.parlor.v1.WhateverAction.PassH\x00\x12\x36\n\x08\x65xchange\x18\x03 \x01(\x0b\x32\".parlor.v1.WhateverAction.ExchangeH\x00\x12.\n\x04skip\x18\x04 \x01(\x0b\x32\x1e.parlor.v1.WhateverAction.SkipH\x00\x1a\x15\n\x03\x42id\x12\x0e\n\x06\x61mount\x18\x01 \x01(\x05\x1a\x06\n\x04Pass\x1a\x1c\n\x08\x45xchange\x12\x10\n\x08position\x18\x01 \x01(\x05\x1a\x06\n\x04SkipB\x06\n\x04kind\"M\n\x0cWhateverCard\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05\x12\x0f\n\x07is_copy\x18\x03 \x01(\x08\x12\x0f\n\x07pending\x18\x04 \x01(\x08\"\x91\x01\n\x0cWhateverSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06tokens\x18\x02 \x01(\x05\x12\x0b\n\x03\x62id\x18\x03 \x01(\x05\x12\x0e\n\x06passed\x18\x04 \x01(\x08\x12$\n\x03row\x18\x05 \x03(\x0b\x32\x17.parlor.v1.WhateverCard\x12\r\n\x05total\x18\x06 \x01(\x05\x12\x11\n\twhatevers\x18\x07 \x01(\x05\"\x91\x03\n\x0cWhateverView\x12+\n\x07options\x18\x01 \x01(\x0b\x32\x1a.parlor.v1.WhateverOptions\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\x12\n\nauctioneer\x18\x03 \x01(\x05\x12\r\n\x05phase\x18\x04 \x01(\t\x12\x11\n\tdeck_size\x18\x05 \x01(\x05\x12+\n\ndrawn_card\x18\x06 \x01(\x0b\x32\x17.parlor.v1.WhateverCard\x12\x13\n\x06\x62idder\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08high_bid\x18\x08 \x01(\x05\x12\x18\n\x0bhigh_bidder\x18\t \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06middle\x18\n \x01(\x05\x12&\n\x05seats\x18\x0b \x03(\x0b\x32\x17.parlor.v1.WhateverSeat\x12*\n\tdiscarded\x18\x0c \x03(\x0b\x32\x17.parlor.v1.WhateverCard\x12\x0f\n\x07winners\x18\r \x03(\x05\x12\x12\n\nend_reason\x18\x0e \x01(\tB\t\n\x07_bidderB\x0e\n\x0c_high_bidder\"[\n\x11WhateverRowEffect\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x10\n\x08position\x18\x02 \x01(\x05\x12&\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x17.parlor.v1.WhateverCard\"\x9e\n\n\rWhateverEvent\x12\x38\n\ncard_drawn\x18\x01 \x01(\x0b\x32\".parlor.v1.WhateverEvent.CardDrawnH\x00\x12\x34\n\x08\x62id_made\x18\x02 \x01(\x0b\x32 .parlor.v1.WhateverEvent.BidMadeH\x00\x12\x31\n\x06passed\x18\x03 \x01(\x0b\x32\x1f.parlor.v1.WhateverEvent.PassedH\x00\x12\x34\n\x08\x63\x61rd_won\x18\x04 \x01(\x0b\x32 .parlor.v1.WhateverEvent.CardWonH\x00\x12:\n\x0brow_changed\x18\x05 \x01(\x0b\x32#.parlor.v1.WhateverEvent.RowChangedH\x00\x12\x37\n\texchanged\x18\x06 \x01(\x0b\x32\".parlor.v1.WhateverEvent.ExchangedH\x00\x12\x44\n\x10\x65xchange_skipped\x18\x07 \x01(\x0b\x32(.parlor.v1.WhateverEvent.ExchangeSkippedH\x00\x12L\n\x14tokens_redistributed\x18\x08 \x01(\x0b\x32,.parlor.v1.WhateverEvent.TokensRedistributedH\x00\x12\x38\n\ngame_ended\x18\t \x01(\x0b\x32\".parlor.v1.WhateverEvent.GameEndedH\x00\x1ag\n\tCardDrawn\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x12\n\nauctioneer\x18\x02 \x01(\x05\x12\x11\n\tdeck_size\x18\x03 \x01(\x05\x12%\n\x04\x63\x61rd\x18\x04 \x01(\x0b\x32\x17.parlor.v1.WhateverCard\x1a\x37\n\x07\x42idMade\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x05\x12\x0e\n\x06tokens\x18\x03 \x01(\x05\x1a(\n\x06Passed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08returned\x18\x02 \x01(\x05\x1a\x90\x01\n\x07\x43\x61rdWon\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x17.parlor.v1.WhateverCard\x12\r\n\x05price\x18\x03 \x01(\x05\x12\x0c\n\x04\x66ree\x18\x04 \x01(\x08\x12\x14\n\x07paid_to\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tto_middle\x18\x06 \x01(\x08\x42\n\n\x08_paid_to\x1a\x91\x01\n\nRowChanged\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12-\n\x07\x65\x66\x66\x65\x63ts\x18\x02 \x03(\x0b\x32\x1c.parlor.v1.WhateverRowEffect\x12$\n\x03row\x18\x03 \x03(\x0b\x32\x17.parlor.v1.WhateverCard\x12\r\n\x05total\x18\x04 \x01(\x05\x12\x11\n\twhatevers\x18\x05 \x01(\x05\x1a\x62\n\tExchanged\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08position\x18\x02 \x01(\x05\x12%\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x17.parlor.v1.WhateverCard\x12\x0e\n\x06tokens\x18\x04 \x01(\x05\x1a\x1f\n\x0f\x45xchangeSkipped\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x33\n\x13TokensRedistributed\x12\x0c\n\x04\x65\x61\x63h\x18\x01 \x01(\x05\x12\x0e\n\x06middle\x18\x02 \x01(\x05\x1a<\n\tGameEnded\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x12\x0e\n\x06totals\x18\x03 \x03(\x05\x42\x06\n\x04kindb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,11 +32,43 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'parlor.v1.whatever_pb2', _g
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_WHATEVEROPTIONS']._serialized_start=39
-  _globals['_WHATEVEROPTIONS']._serialized_end=56
-  _globals['_WHATEVERACTION']._serialized_start=58
-  _globals['_WHATEVERACTION']._serialized_end=74
-  _globals['_WHATEVERVIEW']._serialized_start=76
-  _globals['_WHATEVERVIEW']._serialized_end=90
-  _globals['_WHATEVEREVENT']._serialized_start=92
-  _globals['_WHATEVEREVENT']._serialized_end=107
+  _globals['_WHATEVEROPTIONS']._serialized_end=96
+  _globals['_WHATEVERACTION']._serialized_start=99
+  _globals['_WHATEVERACTION']._serialized_end=390
+  _globals['_WHATEVERACTION_BID']._serialized_start=315
+  _globals['_WHATEVERACTION_BID']._serialized_end=336
+  _globals['_WHATEVERACTION_PASS']._serialized_start=338
+  _globals['_WHATEVERACTION_PASS']._serialized_end=344
+  _globals['_WHATEVERACTION_EXCHANGE']._serialized_start=346
+  _globals['_WHATEVERACTION_EXCHANGE']._serialized_end=374
+  _globals['_WHATEVERACTION_SKIP']._serialized_start=376
+  _globals['_WHATEVERACTION_SKIP']._serialized_end=382
+  _globals['_WHATEVERCARD']._serialized_start=392
+  _globals['_WHATEVERCARD']._serialized_end=469
+  _globals['_WHATEVERSEAT']._serialized_start=472
+  _globals['_WHATEVERSEAT']._serialized_end=617
+  _globals['_WHATEVERVIEW']._serialized_start=620
+  _globals['_WHATEVERVIEW']._serialized_end=1021
+  _globals['_WHATEVERROWEFFECT']._serialized_start=1023
+  _globals['_WHATEVERROWEFFECT']._serialized_end=1114
+  _globals['_WHATEVEREVENT']._serialized_start=1117
+  _globals['_WHATEVEREVENT']._serialized_end=2427
+  _globals['_WHATEVEREVENT_CARDDRAWN']._serialized_start=1674
+  _globals['_WHATEVEREVENT_CARDDRAWN']._serialized_end=1777
+  _globals['_WHATEVEREVENT_BIDMADE']._serialized_start=1779
+  _globals['_WHATEVEREVENT_BIDMADE']._serialized_end=1834
+  _globals['_WHATEVEREVENT_PASSED']._serialized_start=1836
+  _globals['_WHATEVEREVENT_PASSED']._serialized_end=1876
+  _globals['_WHATEVEREVENT_CARDWON']._serialized_start=1879
+  _globals['_WHATEVEREVENT_CARDWON']._serialized_end=2023
+  _globals['_WHATEVEREVENT_ROWCHANGED']._serialized_start=2026
+  _globals['_WHATEVEREVENT_ROWCHANGED']._serialized_end=2171
+  _globals['_WHATEVEREVENT_EXCHANGED']._serialized_start=2173
+  _globals['_WHATEVEREVENT_EXCHANGED']._serialized_end=2271
+  _globals['_WHATEVEREVENT_EXCHANGESKIPPED']._serialized_start=2273
+  _globals['_WHATEVEREVENT_EXCHANGESKIPPED']._serialized_end=2304
+  _globals['_WHATEVEREVENT_TOKENSREDISTRIBUTED']._serialized_start=2306
+  _globals['_WHATEVEREVENT_TOKENSREDISTRIBUTED']._serialized_end=2357
+  _globals['_WHATEVEREVENT_GAMEENDED']._serialized_start=2359
+  _globals['_WHATEVEREVENT_GAMEENDED']._serialized_end=2419
 # @@protoc_insertion_point(module_scope)
