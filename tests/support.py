@@ -221,8 +221,8 @@ def new_rest_match(rest: Rest, game: str, players: int, options: dict | None = N
 def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_actions: int = 20_000):
     """Plays random legal actions, as the seats' clients would, until the match
     is finished; returns the last action reply's body and the number of actions."""
-    last = None
-    for count in range(max_actions):
+    count = 0
+    while count < max_actions:
         moved = False
         for token in tokens:
             listed = rest.get(f"/v1/matches/{match_id}/legal-actions", token=token)
@@ -232,8 +232,9 @@ def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_
             action = chooser.choice(listed.body["actions"])
             reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": action}, token=token)
             assert reply.status == 200, (action, reply.body)
-            last, moved = reply.body, True
+            count += 1
+            moved = True
             if reply.body["match"]["status"] == "FINISHED":
-                return last, count + 1
+                return reply.body, count
         assert moved, "nobody has a legal action but the match is not finished"
     raise AssertionError("the match did not end")

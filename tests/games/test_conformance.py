@@ -1,0 +1,80 @@
+"""What every registered game must do, checked the same way for all of them:
+random playouts to the end for every player count and option, wire round-trips,
+JSON state, listed actions all accepted."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+
+import pytest
+
+from service import wire
+from service.games import GAMES
+from service.games.base import Game
+
+from . import harness
+
+
+def option_sets(game: Game) -> list[dict]:
+    """Every combination of bool and string-choice options, plus seat 0 for
+    seat options; other options stay at their defaults."""
+    axes = []
+    for opt in game.options:
+        if opt.type == "bool":
+            axes.append([(opt.name, False), (opt.name, True)])
+        elif opt.type == "string" and opt.choices:
+            axes.append([(opt.name, c) for c in opt.choices])
+        elif opt.type == "seat":
+            axes.append([(opt.name, None), (opt.name, 0)])
+    return [{k: v for k, v in combo if v is not None} for combo in itertools.product(*axes)]
+
+
+CASES = [(game, players, options)
+         for game in GAMES.values()
+         for players in range(game.min_players, game.max_players + 1)
+         for options in option_sets(game)]
+
+
+@pytest.mark.parametrize("game,players,options", CASES,
+                         ids=[f"{g.id}-{p}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
+                              for g, p, o in CASES])
+def test_random_playout_to_the_end(game, players, options):
+    chooser = random.Random(f"{game.id}{players}{options}")
+    steps = 0
+
+    def each_step(state, seat, action, events):
+        nonlocal steps
+        steps += 1
+        if chooser.random() < 0.15:  # a sample of steps keeps this fast
+            harness.assert_json_state(state)
+            harness.assert_wire(game, state, events)
+            for s in game.to_act(state):
+                for listed in game.legal(state, s)[:8]:
+                    trial = copy.deepcopy(state)
+                    game.play(trial, s, listed, harness.Rng.from_seed("trial"))
+
+    state, _ = harness.start(game, players, options, seed="conformance")
+    harness.assert_wire(game, state, game.opening_events(state))
+    final = harness.random_playout(game, players, options, seed=f"conformance-{players}",
+                                   each_step=each_step)
+    outcome = game.outcome(final)
+    assert len(outcome.scores) == players and outcome.winners
+    assert all(0 <= w < players for w in outcome.winners)
+    assert game.to_act(final) == [] and all(game.legal(final, s) == [] for s in range(players))
+    wire.to_message(game.id, "view", game.view(final, None))
+
+
+@pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
+def test_metadata(game):
+    assert game.id and game.title and 2 <= game.min_players <= game.max_players
+    assert game.rules_version
+    for kind in ("options", "action", "view", "event"):
+        wire.message_class(game.id, kind)
+    fields = {f.name for f in wire.message_class(game.id, "options").DESCRIPTOR.fields}
+    assert {o.name for o in game.options} == fields, "every option is a field of the Options message"
+    for opt in game.options:
+        assert opt.description
+        field = wire.message_class(game.id, "options").DESCRIPTOR.fields_by_name[opt.name]
+        assert field.has_presence, f"option {opt.name} must be `optional` in the proto"

@@ -1,0 +1,188 @@
+"""Bad input anywhere gets a clear error with a stable code and changes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+import redis
+
+from service.store import keys
+
+from ..support import Stack, new_rest_match
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def db(stack):
+    client = redis.Redis.from_url(stack.redis.url)
+    yield client
+    client.close()
+
+
+def snapshot(db, match_id):
+    state, events, actions, idem = keys(match_id)
+    return (db.hgetall(state), db.xrange(events), db.lrange(actions, 0, -1), db.hgetall(idem))
+
+
+@pytest.fixture
+def active(rest):
+    match, tokens = new_rest_match(rest, "what_the_heck", 3)
+    rest.post(f"/v1/matches/{match['matchId']}/actions", {"action": {"whatTheHeck": {"bid": 1}}},
+              token=tokens[0])
+    return match["matchId"], tokens
+
+
+def test_bad_requests_on_an_active_match_change_nothing(rest, db, active):
+    match_id, tokens = active
+    path = f"/v1/matches/{match_id}"
+    act = f"{path}/actions"
+    other, other_tokens = new_rest_match(rest, "what_the_heck", 2)
+    cases = [
+        # (method, path, json body or raw bytes, token, headers) -> (status, code)
+        (("POST", act, b"{not json", tokens[1], None), (400, "INVALID_JSON")),
+        (("POST", act, b"[1, 2]", tokens[1], None), (400, "INVALID_JSON")),
+        (("POST", act, b"", tokens[1], None), (400, "INVALID_JSON")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": "seven"}}}, tokens[1], None), (400, "INVALID_ARGUMENT")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "expectedVersion": "x"}, tokens[1], None), (400, "INVALID_ARGUMENT")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "extra": 1}, tokens[1], None), (400, "INVALID_ARGUMENT")),
+        (("POST", act, {"action": {"whatTheHeck": {"card": 7}}}, tokens[1], None), (400, "INVALID_ARGUMENT")),
+        (("POST", act, {"action": {}}, tokens[1], None), (400, "INVALID_ACTION")),
+        (("POST", act, {}, tokens[1], None), (400, "INVALID_ACTION")),
+        (("POST", act, {"action": {"hiFu": {}}}, tokens[1], None), (400, "INVALID_ACTION")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, None, None), (401, "TOKEN_REQUIRED")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, "not-a-token", None), (401, "INVALID_TOKEN")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, other_tokens[0], None), (401, "INVALID_TOKEN")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, None, {"Authorization": "Basic eA=="}), (401, "INVALID_TOKEN")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "seat": 2}, tokens[1], None), (403, "SEAT_MISMATCH")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 2}}}, tokens[0], None), (400, "ILLEGAL_ACTION")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 16}}}, tokens[1], None), (400, "ILLEGAL_ACTION")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "expectedVersion": 1}, tokens[1], None), (409, "STALE_VERSION")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, tokens[1], {"Idempotency-Key": "x" * 129}), (400, "INVALID_IDEMPOTENCY_KEY")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, tokens[1], {"Idempotency-Key": "has space"}), (400, "INVALID_IDEMPOTENCY_KEY")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "pad": "x" * 70_000}, tokens[1], None), (413, "BODY_TOO_LARGE")),
+        (("POST", f"{path}/seats", {"name": "late"}, None, None), (409, "MATCH_FULL")),
+        (("POST", f"{path}/seats", b"{", None, None), (400, "INVALID_JSON")),
+        (("GET", f"{path}/legal-actions", None, None, None), (401, "TOKEN_REQUIRED")),
+        (("GET", f"{path}/legal-actions", None, "nope", None), (401, "INVALID_TOKEN")),
+        (("GET", path, None, "nope", None), (401, "INVALID_TOKEN")),
+        (("GET", f"{path}/events?after=-1", None, None, None), (400, "INVALID_ARGUMENT")),
+        (("GET", f"{path}/events?after=abc", None, None, None), (400, "INVALID_ARGUMENT")),
+        (("DELETE", path, None, None, None), (405, "METHOD_NOT_ALLOWED")),
+        (("PUT", act, None, None, None), (405, "METHOD_NOT_ALLOWED")),
+    ]
+    before = snapshot(db, match_id)
+    for (method, url, body, token, headers), (status, code) in cases:
+        raw = body if isinstance(body, bytes) else None
+        reply = rest.request(method, url, None if raw is not None else body, token=token,
+                             headers=headers, raw=raw)
+        assert (reply.status, reply.error) == (status, code), (method, url, body, reply.body)
+        assert reply.body["error"]["message"], "every error explains itself"
+        assert isinstance(reply.body["error"]["details"], dict)
+        for secret in tokens + other_tokens:
+            assert secret not in str(reply.body), "an error echoed a token"
+        assert snapshot(db, match_id) == before, (method, url, body)
+
+
+def test_illegal_action_details_name_the_reason(rest, active):
+    match_id, tokens = active
+    reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": {"whatTheHeck": {"bid": 3}}},
+                      token=tokens[0])
+    assert reply.body["error"]["details"]["reason"] == "ALREADY_COMMITTED"
+    reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": {"whatTheHeck": {"bid": 0}}},
+                      token=tokens[1])
+    assert reply.body["error"]["details"]["reason"] == "CARD_NOT_IN_HAND"
+
+
+def test_bad_creates_and_joins(rest, db):
+    before = db.dbsize()
+    cases = [
+        ({"game": "chess", "players": 2}, (400, "UNKNOWN_GAME")),
+        ({"game": "chess", "players": 2, "options": {"x": 1}}, (400, "UNKNOWN_GAME")),
+        ({"game": "what_the_heck", "players": 6}, (400, "INVALID_PLAYER_COUNT")),
+        ({"game": "what_the_heck", "players": 1}, (400, "INVALID_PLAYER_COUNT")),
+        ({"game": "what_the_heck", "players": "four"}, (400, "INVALID_ARGUMENT")),
+        ({"game": "what_the_heck", "players": 2.5}, (400, "INVALID_ARGUMENT")),
+        ({"game": 7, "players": 2}, (400, "INVALID_ARGUMENT")),
+        ({"players": 2}, (400, "UNKNOWN_GAME")),
+        ({"game": "what_the_heck", "players": 2, "options": {"hidden_winnings": "yes"}}, (400, "INVALID_ARGUMENT")),
+        ({"game": "what_the_heck", "players": 2, "options": {"jokers": True}}, (400, "INVALID_ARGUMENT")),
+        ({"game": "what_the_heck", "players": 2, "options": [1]}, (400, "INVALID_ARGUMENT")),
+        ({"game": "what_the_heck", "players": 2, "seed": ""}, (400, "INVALID_SEED")),
+        ({"game": "what_the_heck", "players": 2, "seed": 5}, (400, "INVALID_ARGUMENT")),
+        ({"game": "what_the_heck", "players": 2, "colour": "red"}, (400, "INVALID_ARGUMENT")),
+    ]
+    for body, (status, code) in cases:
+        reply = rest.post("/v1/matches", body)
+        assert (reply.status, reply.error) == (status, code), (body, reply.body)
+    assert db.dbsize() == before, "a refused create stored something"
+
+    match = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2}).body
+    seats = f"/v1/matches/{match['matchId']}/seats"
+    state_before = snapshot(db, match["matchId"])
+    for body, (status, code) in [
+        ({"name": ""}, (400, "INVALID_NAME")),
+        ({"name": "   "}, (400, "INVALID_NAME")),
+        ({"name": "x" * 65}, (400, "INVALID_NAME")),
+        ({"name": "bell\x07"}, (400, "INVALID_NAME")),
+        ({"name": 5}, (400, "INVALID_ARGUMENT")),
+        ({"name": "ok", "seat": 2}, (400, "INVALID_SEAT")),
+        ({"name": "ok", "seat": -1}, (400, "INVALID_SEAT")),
+        ({"name": "ok", "seat": "one"}, (400, "INVALID_ARGUMENT")),
+    ]:
+        reply = rest.post(seats, body)
+        assert (reply.status, reply.error) == (status, code), (body, reply.body)
+    assert snapshot(db, match["matchId"]) == state_before
+    early = rest.post(seats, {"name": "first"}).body["token"]
+    reply = rest.post(f"/v1/matches/{match['matchId']}/actions",
+                      {"action": {"whatTheHeck": {"bid": 4}}}, token=early)
+    assert (reply.status, reply.error) == (400, "MATCH_NOT_STARTED")
+
+
+def test_unknown_matches_and_routes(rest):
+    for method, url in [("GET", "/v1/matches/" + "a" * 24), ("GET", "/v1/matches/nope"),
+                        ("GET", "/v1/matches/{x}/events"), ("POST", "/v1/matches/nope/seats"),
+                        ("GET", "/v1/matches/" + "b" * 24 + "/legal-actions"),
+                        ("POST", "/v1/matches/" + "c" * 24 + "/actions")]:
+        body = {"name": "x"} if url.endswith("seats") else (
+            {"action": {"whatTheHeck": {"bid": 1}}} if url.endswith("actions") else None)
+        reply = rest.request(method, url, body, token="t" if "legal" in url or "actions" in url else None)
+        assert (reply.status, reply.error) == (404, "MATCH_NOT_FOUND"), (url, reply.body)
+    reply = rest.get("/v2/everything")
+    assert (reply.status, reply.error) == (404, "NOT_FOUND")
+
+
+def test_workers_survive_bad_input(stack, rest):
+    """No bad request above may have taken a gunicorn worker down."""
+    rest.post("/v1/matches", raw=b"\xff\xfe" * 10, headers={"Content-Type": "application/json"})
+    rest.post("/v1/matches", raw=b'{"game": "what_the_heck", "players": 99999999999999999999}')
+    rest.post("/v1/matches", raw=b'{"game": "' + b"x" * 60_000 + b'", "players": 2}')
+    rest.post("/v1/matches", raw=b"[" * 50_000)
+    assert rest.get("/healthz").status == 200
+    log = stack.log("gateway")
+    assert log.count("Booting worker") == 2, "a worker died and was replaced"
+    assert "Traceback" not in stack.log("service")
+
+
+@pytest.fixture(scope="module")
+def locked_stack():
+    s = Stack().start()  # PARLOR_ALLOW_FIXED_SEED unset
+    yield s
+    s.stop()
+
+
+def test_fixed_seed_refused_unless_allowed(locked_stack):
+    rest = locked_stack.rest()
+    reply = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2, "seed": "mine"})
+    assert (reply.status, reply.error) == (403, "FIXED_SEED_DISABLED")
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    match_id = match["matchId"]
+    for _ in range(12):
+        for token in tokens:
+            card = rest.get(f"/v1/matches/{match_id}/legal-actions", token=token).body["actions"][0]
+            final = rest.post(f"/v1/matches/{match_id}/actions", {"action": card}, token=token).body
+    seed = final["match"]["seed"]
+    assert len(seed) >= 32  # 24 random bytes, base64: at least 128 bits
+    assert hashlib.sha256(seed.encode()).hexdigest() == match["seedSha256"]
+    rest.close()

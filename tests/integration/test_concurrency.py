@@ -1,0 +1,119 @@
+"""Concurrent writers, idempotent retries and stale versions, against the real stack."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from parlor.v1 import parlor_pb2 as pb
+
+from ..support import auth, new_rest_match
+
+pytestmark = pytest.mark.integration
+
+
+def _all_at_once(fns):
+    """Runs every callable at the same moment, each in its own thread."""
+    barrier = threading.Barrier(len(fns))
+
+    def go(fn):
+        barrier.wait()
+        return fn()
+
+    with ThreadPoolExecutor(len(fns)) as pool:
+        return list(pool.map(go, fns))
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_simultaneous_bids_over_rest_are_each_applied_once(stack, players):
+    clients = [stack.rest() for _ in range(players)]
+    match, tokens = new_rest_match(clients[0], "what_the_heck", players)
+    path = f"/v1/matches/{match['matchId']}/actions"
+    hands = [clients[0].get(f"/v1/matches/{match['matchId']}", token=t).body["whatTheHeck"]["hand"]
+             for t in tokens]  # two players: each seat's hand lacks three random cards
+    for round_no in range(1, 6):
+        replies = _all_at_once([
+            (lambda c=c, t=t, card=hand[round_no - 1]:
+             c.post(path, {"action": {"whatTheHeck": {"bid": card}}}, token=t))
+            for c, t, hand in zip(clients, tokens, hands)])
+        assert [r.status for r in replies] == [200] * players, [r.body for r in replies]
+        versions = sorted(r.body["match"]["version"] for r in replies)
+        assert versions == list(range(versions[0], versions[0] + players)), "a write was lost or doubled"
+    view = clients[0].get(f"/v1/matches/{match['matchId']}", token=tokens[0]).body
+    assert view["version"] == players + 5 * players
+    assert view["whatTheHeck"]["round"] == 6
+    assert [seat["played"] for seat in view["whatTheHeck"]["seats"]] == [sorted(h[:5]) for h in hands]
+    numbers = [e["number"] for e in clients[0].get(f"/v1/matches/{match['matchId']}/events").body["events"]]
+    assert numbers == list(range(1, len(numbers) + 1))
+    for c in clients:
+        c.close()
+
+
+def test_simultaneous_bids_over_grpc_from_processes_worth_of_channels(stack):
+    channels = [stack.channel() for _ in range(4)]
+    stubs = [stack.stub(ch) for ch in channels]
+    match = stubs[0].CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=4))
+    tokens = [stubs[0].JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"s{i}")).token
+              for i in range(4)]
+    for round_no in range(1, 16):
+        replies = _all_at_once([
+            (lambda s=s, t=t: s.SubmitAction(pb.SubmitActionRequest(
+                match_id=match.match_id, action={"what_the_heck": {"bid": round_no}}), metadata=auth(t)))
+            for s, t in zip(stubs, tokens)])
+        assert len({r.match.version for r in replies}) == 4
+    final = stubs[0].GetMatch(pb.GetMatchRequest(match_id=match.match_id))
+    assert final.status == pb.FINISHED and final.version == 4 + 60
+    assert list(final.result.scores) == [0, 0, 0, 0]  # everything cancelled: all bid alike
+    for ch in channels:
+        ch.close()
+
+
+def test_idempotent_retry_returns_the_first_response_and_applies_once(rest):
+    match, tokens = new_rest_match(rest, "what_the_heck", 3)
+    path = f"/v1/matches/{match['matchId']}/actions"
+    body = {"action": {"whatTheHeck": {"bid": 7}}}
+    key = {"Idempotency-Key": "bid-round-1"}
+    first = rest.post(path, body, token=tokens[0], headers=key)
+    assert first.status == 200
+    again = rest.post(path, body, token=tokens[0], headers=key)
+    assert again.status == 200 and again.body == first.body
+    view = rest.get(f"/v1/matches/{match['matchId']}").body
+    assert view["version"] == first.body["match"]["version"]
+
+    # The match moves on; the retry still gets the first response, as it was.
+    rest.post(path, {"action": {"whatTheHeck": {"bid": 1}}}, token=tokens[1])
+    rest.post(path, {"action": {"whatTheHeck": {"bid": 2}}}, token=tokens[2])
+    later = rest.post(path, body, token=tokens[0], headers=key)
+    assert later.status == 200 and later.body == first.body
+
+    reused = rest.post(path, {"action": {"whatTheHeck": {"bid": 8}}}, token=tokens[0], headers=key)
+    assert reused.status == 409 and reused.error == "IDEMPOTENCY_KEY_REUSED"
+    # Keys are per seat: another seat may use the same key for its own action.
+    other = rest.post(path, {"action": {"whatTheHeck": {"bid": 3}}}, token=tokens[1], headers=key)
+    assert other.status == 200
+
+
+def test_concurrent_duplicates_apply_once(stack):
+    clients = [stack.rest() for _ in range(6)]
+    match, tokens = new_rest_match(clients[0], "what_the_heck", 2)
+    path = f"/v1/matches/{match['matchId']}/actions"
+    replies = _all_at_once([
+        (lambda c=c: c.post(path, {"action": {"whatTheHeck": {"bid": 4}}}, token=tokens[0],
+                            headers={"Idempotency-Key": "once"})) for c in clients])
+    assert all(r.status == 200 for r in replies)
+    assert len({str(r.body) for r in replies}) == 1
+    assert clients[0].get(f"/v1/matches/{match['matchId']}").body["version"] == 3
+    for c in clients:
+        c.close()
+
+
+def test_stale_expected_version(rest):
+    match, tokens = new_rest_match(rest, "what_the_heck", 2)
+    path = f"/v1/matches/{match['matchId']}/actions"
+    ok = rest.post(path, {"action": {"whatTheHeck": {"bid": 5}}, "expectedVersion": 2}, token=tokens[0])
+    assert ok.status == 200 and ok.body["match"]["version"] == 3
+    stale = rest.post(path, {"action": {"whatTheHeck": {"bid": 5}}, "expectedVersion": 2}, token=tokens[1])
+    assert stale.status == 409 and stale.error == "STALE_VERSION"
+    assert rest.get(f"/v1/matches/{match['matchId']}").body["version"] == 3

@@ -1,0 +1,94 @@
+"""The gRPC API directly: a full match, rich errors, health and reflection."""
+
+from __future__ import annotations
+
+import random
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_status import rpc_status
+
+from parlor.v1 import parlor_pb2 as pb
+
+from ..support import auth
+
+pytestmark = pytest.mark.integration
+
+
+def error_reason(err: grpc.RpcError) -> tuple[grpc.StatusCode, str, dict]:
+    status = rpc_status.from_call(err)
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    assert info.domain == "parlor.v1"
+    return err.code(), info.reason, dict(info.metadata)
+
+
+def test_full_match_over_grpc(stub):
+    match = stub.CreateMatch(pb.CreateMatchRequest(
+        game="what_the_heck", players=3, seed="grpc", what_the_heck={"hidden_winnings": False}))
+    assert match.status == pb.WAITING and match.version == 0
+    tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"app-{i}")).token
+              for i in range(3)]
+    chooser = random.Random(3)
+    final = None
+    while final is None:
+        for seat, token in enumerate(tokens):
+            listed = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
+                                           metadata=auth(token))
+            if not listed.actions:
+                continue
+            reply = stub.SubmitAction(pb.SubmitActionRequest(
+                match_id=match.match_id, action=chooser.choice(listed.actions),
+                expected_version=listed.version, seat=seat), metadata=auth(token))
+            assert reply.match.viewer_seat == seat
+            if reply.match.status == pb.FINISHED:
+                final = reply.match
+                break
+    assert final.seed == "grpc" and len(final.result.scores) == 3
+    assert list(final.what_the_heck.seats[0].played) == list(range(1, 16))
+    events = stub.ListEvents(pb.ListEventsRequest(match_id=match.match_id, after=0))
+    assert events.events[-1].WhichOneof("kind") == "match_finished"
+    assert events.last_event == events.events[-1].number
+
+
+def test_errors_carry_error_info(stub):
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.CreateMatch(pb.CreateMatchRequest(game="chess", players=2))
+    assert error_reason(caught.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME")
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.GetMatch(pb.GetMatchRequest(match_id="a" * 24))
+    assert error_reason(caught.value)[:2] == (grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+
+    match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+    tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=n)).token for n in "ab"]
+    act = pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": 99}})
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.SubmitAction(act, metadata=auth(tokens[0]))
+    code, reason, details = error_reason(caught.value)
+    assert (code, reason, details["reason"]) == (grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_ACTION",
+                                                 "CARD_NOT_IN_HAND")
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, seat=1,
+                                                 action={"what_the_heck": {"bid": 5}}),
+                          metadata=auth(tokens[0]))
+    assert error_reason(caught.value)[:2] == (grpc.StatusCode.PERMISSION_DENIED, "SEAT_MISMATCH")
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
+                              metadata=[("authorization", "Basic abc")])
+    assert error_reason(caught.value)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN")
+
+
+def test_health_and_reflection(stack):
+    with stack.channel() as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "parlor.v1.Parlor", "liveness"):
+            reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        replies = reflection.ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5)
+        names = {s.name for r in replies for s in r.list_services_response.service}
+        assert {"parlor.v1.Parlor", "grpc.health.v1.Health"} <= names
