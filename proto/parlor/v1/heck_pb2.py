@@ -24,19 +24,71 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14parlor/v1/heck.proto\x12\tparlor.v1\"\r\n\x0bHeckOptions\"\x0c\n\nHeckAction\"\n\n\x08HeckView\"\x0b\n\tHeckEventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14parlor/v1/heck.proto\x12\tparlor.v1\"\x83\x01\n\x0bHeckOptions\x12\x16\n\tlong_game\x18\x01 \x01(\x08H\x00\x88\x01\x01\x12\x17\n\nmax_rounds\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x17\n\nfirst_seat\x18\x03 \x01(\x05H\x02\x88\x01\x01\x42\x0c\n\n_long_gameB\r\n\x0b_max_roundsB\r\n\x0b_first_seat\"V\n\nHeckAction\x12\x0c\n\x04safe\x18\x01 \x01(\x08\x12\x0c\n\x04hiss\x18\x02 \x01(\x05\x12\x0f\n\x07slither\x18\x03 \x01(\x05\x12\r\n\x05\x63homp\x18\x04 \x01(\x05\x12\x0c\n\x04heck\x18\x05 \x01(\x05\"9\n\tHeckSnake\x12\x0c\n\x04hiss\x18\x01 \x01(\x05\x12\x0f\n\x07slither\x18\x02 \x01(\x05\x12\r\n\x05\x63homp\x18\x03 \x01(\x05\"S\n\x07HeckBet\x12\x0c\n\x04safe\x18\x01 \x01(\x08\x12\x0c\n\x04hiss\x18\x02 \x01(\x05\x12\x0f\n\x07slither\x18\x03 \x01(\x05\x12\r\n\x05\x63homp\x18\x04 \x01(\x05\x12\x0c\n\x04heck\x18\x05 \x01(\x05\"-\n\tHeckTrait\x12\r\n\x05trait\x18\x01 \x01(\t\x12\x11\n\tthreshold\x18\x02 \x01(\x05\"n\n\x0bHeckCritter\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04word\x18\x03 \x01(\t\x12$\n\x06traits\x18\x04 \x03(\x0b\x32\x14.parlor.v1.HeckTrait\x12\x11\n\theck_only\x18\x05 \x01(\x08\"&\n\x08HeckCard\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04word\x18\x02 \x01(\t\"?\n\x0cHeckHeldCard\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HeckCard\"A\n\x08HeckSlot\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\'\n\x07\x63ritter\x18\x02 \x01(\x0b\x32\x16.parlor.v1.HeckCritter\"\x8e\x01\n\x0fHeckRevealedBet\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12#\n\x05snake\x18\x02 \x01(\x0b\x32\x14.parlor.v1.HeckSnake\x12\x0c\n\x04safe\x18\x03 \x01(\x08\x12\x0c\n\x04hiss\x18\x04 \x01(\x05\x12\x0f\n\x07slither\x18\x05 \x01(\x05\x12\r\n\x05\x63homp\x18\x06 \x01(\x05\x12\x0c\n\x04heck\x18\x07 \x01(\x05\"E\n\nHeckReveal\x12\r\n\x05round\x18\x01 \x01(\x05\x12(\n\x04\x62\x65ts\x18\x02 \x03(\x0b\x32\x1a.parlor.v1.HeckRevealedBet\"\x99\x01\n\x08HeckSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x65ggs\x18\x02 \x01(\x05\x12\x12\n\nbrown_eggs\x18\x03 \x01(\x05\x12\'\n\x07\x66riends\x18\x04 \x03(\x0b\x32\x16.parlor.v1.HeckCritter\x12!\n\x04held\x18\x05 \x03(\x0b\x32\x13.parlor.v1.HeckCard\x12\x11\n\tcommitted\x18\x06 \x01(\x08\"\xb2\x04\n\x08HeckView\x12\'\n\x07options\x18\x01 \x01(\x0b\x32\x16.parlor.v1.HeckOptions\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x14\n\x0c\x66irst_player\x18\x03 \x01(\x05\x12\x10\n\x08\x66inished\x18\x04 \x01(\x08\x12\x17\n\nend_reason\x18\x05 \x01(\tH\x00\x88\x01\x01\x12\x16\n\x0e\x66riends_to_win\x18\x06 \x01(\x05\x12\x15\n\rclique_to_win\x18\x07 \x01(\x05\x12\x0e\n\x06supply\x18\x08 \x01(\x05\x12\x14\n\x0csupply_brown\x18\t \x01(\x05\x12\"\n\x05slots\x18\n \x03(\x0b\x32\x13.parlor.v1.HeckSlot\x12\x14\n\x0c\x63ritter_deck\x18\x0b \x01(\x05\x12\x12\n\nsnake_deck\x18\x0c \x01(\x05\x12\x15\n\rsnake_discard\x18\r \x01(\x05\x12\x11\n\theck_deck\x18\x0e \x01(\x05\x12\x14\n\x0check_discard\x18\x0f \x01(\x05\x12#\n\x05snake\x18\x10 \x01(\x0b\x32\x14.parlor.v1.HeckSnake\x12\x1f\n\x03\x62\x65t\x18\x11 \x01(\x0b\x32\x12.parlor.v1.HeckBet\x12\"\n\x05seats\x18\x12 \x03(\x0b\x32\x13.parlor.v1.HeckSeat\x12%\n\x04held\x18\x13 \x03(\x0b\x32\x17.parlor.v1.HeckHeldCard\x12*\n\x0blast_reveal\x18\x14 \x01(\x0b\x32\x15.parlor.v1.HeckRevealB\r\n\x0b_end_reason\"\xa0\x11\n\tHeckEvent\x12:\n\rround_started\x18\x01 \x01(\x0b\x32!.parlor.v1.HeckEvent.RoundStartedH\x00\x12>\n\x0f\x64\x65\x63k_reshuffled\x18\x02 \x01(\x0b\x32#.parlor.v1.HeckEvent.DeckReshuffledH\x00\x12:\n\rbet_committed\x18\x03 \x01(\x0b\x32!.parlor.v1.HeckEvent.BetCommittedH\x00\x12:\n\rbets_revealed\x18\x04 \x01(\x0b\x32!.parlor.v1.HeckEvent.BetsRevealedH\x00\x12\x32\n\tegg_taken\x18\x05 \x01(\x0b\x32\x1d.parlor.v1.HeckEvent.EggTakenH\x00\x12\x38\n\x0c\x65gg_returned\x18\x06 \x01(\x0b\x32 .parlor.v1.HeckEvent.EggReturnedH\x00\x12=\n\x0fheck_card_drawn\x18\x07 \x01(\x0b\x32\".parlor.v1.HeckEvent.HeckCardDrawnH\x00\x12\x32\n\tcard_held\x18\x08 \x01(\x0b\x32\x1d.parlor.v1.HeckEvent.CardHeldH\x00\x12\x45\n\x13held_card_discarded\x18\t \x01(\x0b\x32&.parlor.v1.HeckEvent.HeldCardDiscardedH\x00\x12\x44\n\x12\x63ritter_befriended\x18\n \x01(\x0b\x32&.parlor.v1.HeckEvent.CritterBefriendedH\x00\x12\x42\n\x11\x63ritter_unclaimed\x18\x0b \x01(\x0b\x32%.parlor.v1.HeckEvent.CritterUnclaimedH\x00\x12\x38\n\x0c\x63ritter_lost\x18\x0c \x01(\x0b\x32 .parlor.v1.HeckEvent.CritterLostH\x00\x12\x32\n\tno_effect\x18\r \x01(\x0b\x32\x1d.parlor.v1.HeckEvent.NoEffectH\x00\x12\x31\n\x08stampede\x18\x0e \x01(\x0b\x32\x1d.parlor.v1.HeckEvent.StampedeH\x00\x12:\n\rslot_refilled\x18\x0f \x01(\x0b\x32!.parlor.v1.HeckEvent.SlotRefilledH\x00\x12\x34\n\ngame_ended\x18\x10 \x01(\x0b\x32\x1e.parlor.v1.HeckEvent.GameEndedH\x00\x1aX\n\x0cRoundStarted\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x14\n\x0c\x66irst_player\x18\x02 \x01(\x05\x12#\n\x05snake\x18\x03 \x01(\x0b\x32\x14.parlor.v1.HeckSnake\x1a-\n\x0e\x44\x65\x63kReshuffled\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x01(\x05\x1a=\n\x0c\x42\x65tCommitted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1f\n\x03\x62\x65t\x18\x02 \x01(\x0b\x32\x12.parlor.v1.HeckBet\x1aG\n\x0c\x42\x65tsRevealed\x12\r\n\x05round\x18\x01 \x01(\x05\x12(\n\x04\x62\x65ts\x18\x02 \x03(\x0b\x32\x1a.parlor.v1.HeckRevealedBet\x1a\x65\n\x08\x45ggTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61use\x18\x02 \x01(\t\x12\x13\n\x06\x63olour\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x0c\n\x04\x65ggs\x18\x04 \x01(\x05\x12\x0e\n\x06supply\x18\x05 \x01(\x05\x42\t\n\x07_colour\x1aY\n\x0b\x45ggReturned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x06\x63olour\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x0c\n\x04\x65ggs\x18\x03 \x01(\x05\x12\x0e\n\x06supply\x18\x04 \x01(\x05\x42\t\n\x07_colour\x1a@\n\rHeckCardDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HeckCard\x1a;\n\x08\x43\x61rdHeld\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HeckCard\x1a\x44\n\x11HeldCardDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HeckCard\x1ag\n\x11\x43ritterBefriended\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\'\n\x07\x63ritter\x18\x02 \x01(\x0b\x32\x16.parlor.v1.HeckCritter\x12\x0c\n\x04slot\x18\x03 \x01(\x05\x12\r\n\x05\x63\x61use\x18\x04 \x01(\t\x1aY\n\x10\x43ritterUnclaimed\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\'\n\x07\x63ritter\x18\x02 \x01(\x0b\x32\x16.parlor.v1.HeckCritter\x12\x0e\n\x06reason\x18\x03 \x01(\t\x1a\x64\n\x0b\x43ritterLost\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\'\n\x07\x63ritter\x18\x02 \x01(\x0b\x32\x16.parlor.v1.HeckCritter\x12\r\n\x05\x63\x61use\x18\x03 \x01(\t\x12\x0f\n\x07\x62y_seat\x18\x04 \x01(\x05\x1a;\n\x08NoEffect\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x13.parlor.v1.HeckCard\x1a\x42\n\x08Stampede\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12(\n\x08\x63ritters\x18\x02 \x03(\x0b\x32\x16.parlor.v1.HeckCritter\x1a\x45\n\x0cSlotRefilled\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\'\n\x07\x63ritter\x18\x02 \x01(\x0b\x32\x16.parlor.v1.HeckCritter\x1aH\n\tGameEnded\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x12\x11\n\x04word\x18\x03 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_wordB\x06\n\x04kindb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'parlor.v1.heck_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_HECKOPTIONS']._serialized_start=35
-  _globals['_HECKOPTIONS']._serialized_end=48
-  _globals['_HECKACTION']._serialized_start=50
-  _globals['_HECKACTION']._serialized_end=62
-  _globals['_HECKVIEW']._serialized_start=64
-  _globals['_HECKVIEW']._serialized_end=74
-  _globals['_HECKEVENT']._serialized_start=76
-  _globals['_HECKEVENT']._serialized_end=87
+  _globals['_HECKOPTIONS']._serialized_start=36
+  _globals['_HECKOPTIONS']._serialized_end=167
+  _globals['_HECKACTION']._serialized_start=169
+  _globals['_HECKACTION']._serialized_end=255
+  _globals['_HECKSNAKE']._serialized_start=257
+  _globals['_HECKSNAKE']._serialized_end=314
+  _globals['_HECKBET']._serialized_start=316
+  _globals['_HECKBET']._serialized_end=399
+  _globals['_HECKTRAIT']._serialized_start=401
+  _globals['_HECKTRAIT']._serialized_end=446
+  _globals['_HECKCRITTER']._serialized_start=448
+  _globals['_HECKCRITTER']._serialized_end=558
+  _globals['_HECKCARD']._serialized_start=560
+  _globals['_HECKCARD']._serialized_end=598
+  _globals['_HECKHELDCARD']._serialized_start=600
+  _globals['_HECKHELDCARD']._serialized_end=663
+  _globals['_HECKSLOT']._serialized_start=665
+  _globals['_HECKSLOT']._serialized_end=730
+  _globals['_HECKREVEALEDBET']._serialized_start=733
+  _globals['_HECKREVEALEDBET']._serialized_end=875
+  _globals['_HECKREVEAL']._serialized_start=877
+  _globals['_HECKREVEAL']._serialized_end=946
+  _globals['_HECKSEAT']._serialized_start=949
+  _globals['_HECKSEAT']._serialized_end=1102
+  _globals['_HECKVIEW']._serialized_start=1105
+  _globals['_HECKVIEW']._serialized_end=1667
+  _globals['_HECKEVENT']._serialized_start=1670
+  _globals['_HECKEVENT']._serialized_end=3878
+  _globals['_HECKEVENT_ROUNDSTARTED']._serialized_start=2636
+  _globals['_HECKEVENT_ROUNDSTARTED']._serialized_end=2724
+  _globals['_HECKEVENT_DECKRESHUFFLED']._serialized_start=2726
+  _globals['_HECKEVENT_DECKRESHUFFLED']._serialized_end=2771
+  _globals['_HECKEVENT_BETCOMMITTED']._serialized_start=2773
+  _globals['_HECKEVENT_BETCOMMITTED']._serialized_end=2834
+  _globals['_HECKEVENT_BETSREVEALED']._serialized_start=2836
+  _globals['_HECKEVENT_BETSREVEALED']._serialized_end=2907
+  _globals['_HECKEVENT_EGGTAKEN']._serialized_start=2909
+  _globals['_HECKEVENT_EGGTAKEN']._serialized_end=3010
+  _globals['_HECKEVENT_EGGRETURNED']._serialized_start=3012
+  _globals['_HECKEVENT_EGGRETURNED']._serialized_end=3101
+  _globals['_HECKEVENT_HECKCARDDRAWN']._serialized_start=3103
+  _globals['_HECKEVENT_HECKCARDDRAWN']._serialized_end=3167
+  _globals['_HECKEVENT_CARDHELD']._serialized_start=3169
+  _globals['_HECKEVENT_CARDHELD']._serialized_end=3228
+  _globals['_HECKEVENT_HELDCARDDISCARDED']._serialized_start=3230
+  _globals['_HECKEVENT_HELDCARDDISCARDED']._serialized_end=3298
+  _globals['_HECKEVENT_CRITTERBEFRIENDED']._serialized_start=3300
+  _globals['_HECKEVENT_CRITTERBEFRIENDED']._serialized_end=3403
+  _globals['_HECKEVENT_CRITTERUNCLAIMED']._serialized_start=3405
+  _globals['_HECKEVENT_CRITTERUNCLAIMED']._serialized_end=3494
+  _globals['_HECKEVENT_CRITTERLOST']._serialized_start=3496
+  _globals['_HECKEVENT_CRITTERLOST']._serialized_end=3596
+  _globals['_HECKEVENT_NOEFFECT']._serialized_start=3598
+  _globals['_HECKEVENT_NOEFFECT']._serialized_end=3657
+  _globals['_HECKEVENT_STAMPEDE']._serialized_start=3659
+  _globals['_HECKEVENT_STAMPEDE']._serialized_end=3725
+  _globals['_HECKEVENT_SLOTREFILLED']._serialized_start=3727
+  _globals['_HECKEVENT_SLOTREFILLED']._serialized_end=3796
+  _globals['_HECKEVENT_GAMEENDED']._serialized_start=3798
+  _globals['_HECKEVENT_GAMEENDED']._serialized_end=3870
 # @@protoc_insertion_point(module_scope)

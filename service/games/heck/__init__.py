@@ -20,6 +20,14 @@ every bet: the heck count takes whatever the capped attributes leave, so there
 are at most (hiss+1)(slither+1)(chomp+1) + 1 bets (13 with the default snakes)
 however many eggs a seat holds.
 
+Points the page leaves open, decided here:
+  - Cracked egg returns a brown egg if the seat holds one, else a green one.
+  - A Friendship card drawn when no heck-only critter of its word is left in the
+    deck or on the table is held and at once discarded (two events).
+  - A seat whose snake draw found nothing (only possible with a tiny custom snake
+    deck) has capacity 0 everywhere: it may bet safe or all on heck.
+  - An instant win that is both 5 friends and a clique is reported as "friends".
+
 State (plain JSON):
   players, long_game, max_rounds, first_seat (the seat that started)
   round           1-based
@@ -244,7 +252,7 @@ class Heck(Game):
                            for seat in range(n)]}
         state["last_reveal"] = reveal
         state["bets"] = [None] * n
-        events.append(Event({"bets_revealed": {"reveal": _reveal_view(reveal)}}))
+        events.append(Event({"bets_revealed": _reveal_view(reveal)}))
         order = _seat_order(state)
 
         # a. Safe seats take an egg each, from the first player clockwise.
