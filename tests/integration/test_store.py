@@ -1,0 +1,145 @@
+"""How matches live in Redis: hash tags, hashed tokens, TTLs, round trips, size."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import socket
+import threading
+import time
+
+import pytest
+import redis
+from redis.crc import key_slot
+
+from parlor.v1 import parlor_pb2 as pb
+from service.config import Settings
+from service.matches import Matches
+from service.store import MatchStore, connect, keys
+
+from ..support import auth, new_rest_match, play_rest_to_end
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def db(stack):
+    client = redis.Redis.from_url(stack.redis.url)
+    yield client
+    client.close()
+
+
+def match_keys(db, match_id):
+    return sorted(k.decode() for k in db.scan_iter(match=f"*{match_id}*"))
+
+
+def test_keys_share_one_hash_tag_and_tokens_are_hashed(rest, db):
+    import random
+    match, tokens = new_rest_match(rest, "what_the_heck", 4)
+    match_id = match["matchId"]
+    path = f"/v1/matches/{match_id}/actions"
+    rest.post(path, {"action": {"whatTheHeck": {"bid": 3}}}, token=tokens[0], headers={"Idempotency-Key": "a"})
+    found = match_keys(db, match_id)
+    assert found == sorted(keys(match_id)), found
+    assert all(f"{{{match_id}}}" in k for k in found)
+    assert len({key_slot(k.encode()) for k in found}) == 1
+    stored = b"".join(str(db.dump(k)).encode() for k in found)
+    for token in tokens:
+        assert token.encode() not in stored, "a seat token is stored in clear"
+    record = db.hget(keys(match_id)[0], "d")
+    import zlib
+    text = zlib.decompress(record[1:]) if record[:1] == b"z" else record[1:]
+    assert hashlib.sha256(tokens[0].encode()).hexdigest().encode() in text
+    play_rest_to_end(rest, match_id, tokens, random.Random(0))
+
+
+def test_active_matches_expire_when_abandoned_and_finished_ones_later(stack, db, rest):
+    import random
+    match, tokens = new_rest_match(rest, "what_the_heck", 2)
+    match_id = match["matchId"]
+    for key in match_keys(db, match_id):
+        ttl = db.ttl(key)
+        assert 604_800 - 60 < ttl <= 604_800, (key, ttl)  # PARLOR_ABANDONED_TTL_SECONDS default
+    play_rest_to_end(rest, match_id, tokens, random.Random(1))
+    for key in match_keys(db, match_id):
+        ttl = db.ttl(key)
+        assert 86_400 - 60 < ttl <= 86_400, (key, ttl)  # PARLOR_FINISHED_TTL_SECONDS default
+
+
+def test_ttls_come_from_settings(stack):
+    store = MatchStore(connect(stack.redis.url))
+    matches = Matches(store, Settings(abandoned_ttl=1, finished_ttl=3, allow_fixed_seed=True))
+    match = matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
+    assert store.redis.pttl(keys(match.match_id)[0]) <= 1000
+    time.sleep(1.3)
+    assert store.load(match.match_id) is None
+
+
+class Monitor:
+    """Records every command Redis receives (MONITOR over a raw socket), as
+    (client, command) pairs; client is "lua" for commands a script ran."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.settimeout(0.2)
+        self.lines: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        buffer = b""
+        while not self._stop.is_set():
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                return
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\r\n")
+            self.lines += [line.decode(errors="replace") for line in lines]
+
+    @property
+    def commands(self) -> list[tuple[str, str]]:
+        found = []
+        for line in self.lines:
+            match = re.match(r'\+\S+ \[\d+ ([^\]]+)\] "(\w+)"', line)
+            if match:
+                found.append((match.group(1), match.group(2).upper()))
+        return found
+
+    def __enter__(self):
+        self.sock.sendall(b"MONITOR\r\n")
+        self._thread.start()
+        time.sleep(0.3)
+        return self
+
+    def __exit__(self, *exc):
+        time.sleep(0.3)
+        self._stop.set()
+        self._thread.join(5)
+        self.sock.close()
+
+
+def test_an_uncontended_action_costs_two_round_trips(stack, stub):
+    match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+    tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=n)).token for n in "ab"]
+    card = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
+                                 metadata=auth(tokens[0])).actions[0]
+    stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id))  # warm the script cache
+    with Monitor(stack.redis.port) as mon:
+        stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, action=card),
+                          metadata=auth(tokens[0]))
+    from_service = [cmd for client, cmd in mon.commands if client != "lua" and cmd != "PING"]
+    assert from_service == ["HMGET", "EVALSHA"], mon.lines
+
+
+def test_finished_match_memory_is_small(rest, db):
+    import random
+    from service.store import MatchStore
+    match, tokens = new_rest_match(rest, "what_the_heck", 4)
+    match_id = match["matchId"]
+    chooser = random.Random(2)
+    play_rest_to_end(rest, match_id, tokens, chooser)
+    used = MatchStore(db).memory_usage(match_id)
+    assert used < 16 * 1024, used
