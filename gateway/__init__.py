@@ -29,9 +29,10 @@ def create_app(settings: Settings | None = None) -> Flask:
                                              settings.max_body_bytes)
     errors.init_app(app)
 
-    from . import matches, ops
+    from . import matches, metrics, ops
     app.register_blueprint(matches.bp)
     app.register_blueprint(ops.bp)
+    app.register_blueprint(metrics.bp)
 
     @app.before_request
     def start_request():
@@ -43,11 +44,12 @@ def create_app(settings: Settings | None = None) -> Flask:
     @app.after_request
     def finish_request(response):
         response.headers["X-Request-Id"] = g.get("request_id", "")
-        if request.path not in ("/healthz", "/readyz", "/metrics"):
-            log.info("http", extra={"method": request.method, "route": request.url_rule.rule
-                                    if request.url_rule else "unmatched",
-                                    "status": response.status_code,
-                                    "ms": round((time.perf_counter() - g.get("started", time.perf_counter())) * 1000, 2)})
+        route = request.url_rule.rule if request.url_rule else "unmatched"
+        seconds = time.perf_counter() - g.get("started", time.perf_counter())
+        metrics.observe(request.method, route, response.status_code, seconds)
+        if route not in ("/healthz", "/readyz", "/metrics"):
+            log.info("http", extra={"method": request.method, "route": route,
+                                    "status": response.status_code, "ms": round(seconds * 1000, 2)})
         return response
 
     return app

@@ -1,9 +1,18 @@
 """gunicorn settings for the gateway, from the same environment variables as
 everything else (see the README's configuration table)."""
 
+import os
+import shutil
+import tempfile
+
 from service.config import Settings
 
 _settings = Settings.from_env()
+
+# Prometheus multiprocess mode: workers write their metrics here; the directory is
+# emptied when gunicorn starts (an emptyDir outlives a container restart).
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR",
+                      os.path.join(tempfile.gettempdir(), f"parlor-gateway-metrics-{_settings.http_port}"))
 
 bind = [f"{_settings.host}:{_settings.http_port}"]
 workers = _settings.gateway_workers
@@ -28,3 +37,14 @@ logconfig_dict = {
         "gunicorn.access": {"level": "WARNING", "handlers": ["stdout"], "propagate": False},
     },
 }
+
+
+def on_starting(server):
+    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory, exist_ok=True)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
-
 from flask import Blueprint, current_app, jsonify
 
 from parlor.v1 import parlor_pb2 as pb
+
+from .openapi import document
 
 bp = Blueprint("ops", __name__)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Parlor"].full_name
@@ -33,9 +31,4 @@ def readyz():
 
 @bp.get("/v1/openapi.json")
 def openapi():
-    return current_app.response_class(_openapi_text(), mimetype="application/json")
-
-
-@cache
-def _openapi_text() -> str:
-    return json.dumps(json.loads(resources.files(__package__).joinpath("openapi.json").read_text()))
+    return jsonify(document())

@@ -16,11 +16,12 @@ import json
 import logging
 import re
 import secrets
+import time
 from typing import Any
 
 from parlor.v1 import parlor_pb2 as pb
 
-from . import games, wire
+from . import games, metrics, wire
 from .config import Settings
 from .errors import ParlorError
 from .games.base import Event, Game, OptionError, RulesError
@@ -94,6 +95,7 @@ class Matches:
             rng=rng.counter, last_event=0, state=state)
         while not self.store.create(record.match_id, record.encode(), self.settings.abandoned_ttl):
             record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
+        metrics.MATCHES.labels(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
                                          "players": record.players})
         return self._view(record, 0, None)
@@ -129,6 +131,9 @@ class Matches:
             except Conflict:
                 continue
             log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
+            if record.active:
+                metrics.MATCHES.labels(record.game, "started").inc()
+                self._index(self.store.mark_started, record.match_id, time.time())
             return pb.JoinMatchResponse(seat=seat, token=token)
         raise _busy()
 
@@ -184,8 +189,11 @@ class Matches:
                 raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
                                   seat=request.seat)
             if stored.idempotency is not None:
-                return self._replay(record, stored.version, seat, stored.idempotency, fingerprint)
+                reply = self._replay(record, stored.version, seat, stored.idempotency, fingerprint)
+                metrics.ACTIONS.labels(record.game, "duplicate").inc()
+                return reply
             if expected is not None and expected != stored.version:
+                metrics.ACTIONS.labels(record.game, "stale").inc()
                 raise _stale(expected, stored.version)
             if which != record.game:
                 raise ParlorError("INVALID_ACTION", f"This match plays {record.game}, not {which}.")
@@ -199,6 +207,7 @@ class Matches:
             try:
                 engine_events = game.play(record.state, seat, action, rng)
             except RulesError as exc:
+                metrics.ACTIONS.labels(record.game, "illegal").inc()
                 raise ParlorError("ILLEGAL_ACTION", exc.message, reason=exc.reason, **exc.details) from None
             record.rng = rng.counter
             outcome = game.outcome(record.state)
@@ -218,9 +227,14 @@ class Matches:
             except DuplicateKey:
                 continue  # the same request won a race: re-read finds its record and replays it
             except Conflict:
+                metrics.ACTIONS.labels(record.game, "conflict").inc()
                 if expected is not None:
                     raise _stale(expected, None) from None
                 continue  # somebody else wrote first: re-read, re-validate
+            metrics.ACTIONS.labels(record.game, "accepted").inc()
+            if record.finished:
+                metrics.MATCHES.labels(record.game, "finished").inc()
+                self._index(self.store.mark_finished, record.match_id)
             return pb.SubmitActionResponse(match=self._view(record, stored.version + 1, seat),
                                            events=built)
         raise _busy()
@@ -254,6 +268,14 @@ class Matches:
         return past
 
     # ---- helpers ---------------------------------------------------------------------
+
+    @staticmethod
+    def _index(update, *args) -> None:
+        """Keeps the active-match index; a failure there must not fail play."""
+        try:
+            update(*args)
+        except ParlorError:
+            log.warning("active-match index not updated")
 
     def _load(self, match_id: str) -> tuple[int, Record]:
         stored = self.store.load(_checked_id(match_id))

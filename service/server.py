@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from concurrent import futures
 
 import grpc
@@ -17,7 +18,9 @@ from grpc_reflection.v1alpha import reflection
 
 from parlor.v1 import parlor_pb2_grpc
 
-from . import logs
+from prometheus_client import start_http_server
+
+from . import logs, metrics
 from .config import Settings
 from .errors import ParlorError
 from .matches import Matches
@@ -73,7 +76,7 @@ def create_server(settings: Settings, store: MatchStore, address: str | None = N
     keeper (stop it before stopping the server)."""
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=settings.grpc_workers, thread_name_prefix="rpc"),
-        interceptors=(RequestInterceptor(), *interceptors),
+        interceptors=(RequestInterceptor(metrics.observe_rpc), *interceptors),
         options=[
             ("grpc.max_receive_message_length", settings.max_body_bytes),
             ("grpc.max_connection_age_ms", settings.max_connection_age * 1000),
@@ -103,7 +106,10 @@ def main() -> None:
         raise SystemExit("REDIS_URL is not set (parlor dev starts an embedded Redis for you)")
     store = MatchStore(connect(settings.redis_url))
     server, port, keeper = create_server(settings, store)
-    log.info("parlor service listening", extra={"grpc_port": port, "redis": _redacted(settings.redis_url)})
+    metrics.ActiveMatches(lambda: store.count_active(time.time(), settings.abandoned_ttl))
+    start_http_server(settings.metrics_port, addr=settings.host)
+    log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
+                                                "redis": _redacted(settings.redis_url)})
     stopping = threading.Event()
 
     def on_signal(signum, _frame):

@@ -8,6 +8,8 @@ them atomically and the same code runs on Redis Cluster. Only Redis 6.2 commands
                                 sees, s<seat> = that seat's fuller version
     parlor:{id}:actions  list   [seat, action] per accepted action (for replays)
     parlor:{id}:idem     hash   "<credential>:<key>" -> idempotency record
+    parlor:active        zset   started, unfinished match ids by start time (for
+                                the active-matches gauge; not used to serve play)
 
 A write is one script: compare the version, then write state, events, action
 and idempotency record and refresh every key's TTL. A read is one round trip.
@@ -25,6 +27,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from . import metrics
 from .errors import ParlorError
 
 log = logging.getLogger(__name__)
@@ -84,6 +87,9 @@ class DuplicateKey(Exception):
     """A concurrent request with the same idempotency key committed first."""
 
 
+ACTIVE_INDEX = "parlor:active"
+
+
 def keys(match_id: str) -> tuple[str, str, str, str]:
     tag = f"parlor:{{{match_id}}}"
     return f"{tag}:state", f"{tag}:events", f"{tag}:actions", f"{tag}:idem"
@@ -125,7 +131,8 @@ def _store_errors(fn: Callable[..., T]) -> Callable[..., T]:
         try:
             return fn(*args, **kwargs)
         except (redis.ConnectionError, redis.TimeoutError) as exc:
-            log.warning("redis unavailable", extra={"error": str(exc)})
+            metrics.REDIS_ERRORS.labels(fn.__name__).inc()
+            log.warning("redis unavailable", extra={"op": fn.__name__, "error": str(exc)})
             raise ParlorError("STORE_UNAVAILABLE",
                               "The match store is unavailable; try again shortly.") from exc
     return wrapper
@@ -215,6 +222,21 @@ class MatchStore:
         if count <= 0:
             return []
         return self.redis.lrange(keys(match_id)[2], 0, count - 1)
+
+    @_store_errors
+    def mark_started(self, match_id: str, now: float) -> None:
+        self.redis.zadd(ACTIVE_INDEX, {match_id: now})
+
+    @_store_errors
+    def mark_finished(self, match_id: str) -> None:
+        self.redis.zrem(ACTIVE_INDEX, match_id)
+
+    @_store_errors
+    def count_active(self, now: float, abandoned_after: int) -> int:
+        """Started, unfinished matches; forgets those started before the
+        abandoned TTL (they expired unless still played, which is rare)."""
+        self.redis.zremrangebyscore(ACTIVE_INDEX, "-inf", now - abandoned_after)
+        return self.redis.zcard(ACTIVE_INDEX)
 
     @_store_errors
     @_retry_read

@@ -107,12 +107,13 @@ class Stack:
     redis: EmbeddedRedis | None = None
     grpc_port: int = 0
     http_port: int = 0
+    metrics_port: int = 0
     log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="parlor-logs-")))
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
 
     def start(self) -> "Stack":
         self.redis = EmbeddedRedis(appendonly=self.redis_appendonly).start()
-        self.grpc_port, self.http_port = free_port(), free_port()
+        self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
         self.start_service()
         if self.gateway:
             self.start_gateway()
@@ -124,7 +125,7 @@ class Stack:
             "REDIS_URL": self.redis.url, "PARLOR_HOST": "127.0.0.1",
             "PARLOR_GRPC_PORT": str(self.grpc_port), "PARLOR_HTTP_PORT": str(self.http_port),
             "PARLOR_SERVICE_TARGET": f"127.0.0.1:{self.grpc_port}",
-            "PARLOR_METRICS_PORT": str(free_port()),
+            "PARLOR_METRICS_PORT": str(self.metrics_port),
             "PARLOR_DRAIN_SECONDS": "5", "PARLOR_GATEWAY_WORKERS": "2",
             "PYTHONUNBUFFERED": "1",
         })

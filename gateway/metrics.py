@@ -1,0 +1,33 @@
+"""The gateway's Prometheus metrics. gunicorn runs several worker processes, so
+the client library's multiprocess mode is used: each worker writes to files in
+PROMETHEUS_MULTIPROC_DIR (set up by gunicorn_conf.py) and /metrics adds them up."""
+
+from __future__ import annotations
+
+import os
+
+from flask import Blueprint, Response
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,
+                               generate_latest, multiprocess)
+
+REQUESTS = Counter("parlor_http_requests_total", "REST requests by method, route and status.",
+                   ["method", "route", "status"])
+SECONDS = Histogram("parlor_http_request_duration_seconds", "Time to answer a REST request.", ["route"],
+                    buckets=(0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
+
+bp = Blueprint("metrics", __name__)
+
+
+def observe(method: str, route: str, status: int, seconds: float) -> None:
+    REQUESTS.labels(method, route, str(status)).inc()
+    SECONDS.labels(route).observe(seconds)
+
+
+@bp.get("/metrics")
+def metrics():
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:  # a single process (the Flask test client)
+        from prometheus_client import REGISTRY as registry
+    return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)

@@ -1,0 +1,213 @@
+"""The OpenAPI 3.1 document served at /v1/openapi.json.
+
+Paths are written here; the schemas of every message are derived from the
+protobuf descriptors, so they follow proto/ without a second copy to keep in
+step. JSON follows the proto3 mapping (lowerCamelCase names; proto names are
+accepted on input too).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from parlor.v1 import parlor_pb2 as pb
+
+_SCALARS = {
+    FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_UINT32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_INT64: {"type": "string", "format": "int64"},
+    FieldDescriptor.TYPE_UINT64: {"type": "string", "format": "uint64"},
+    FieldDescriptor.TYPE_BOOL: {"type": "boolean"},
+    FieldDescriptor.TYPE_STRING: {"type": "string"},
+    FieldDescriptor.TYPE_DOUBLE: {"type": "number"},
+    FieldDescriptor.TYPE_FLOAT: {"type": "number"},
+    FieldDescriptor.TYPE_BYTES: {"type": "string", "format": "byte"},
+}
+_WELL_KNOWN = {"google.protobuf.Value": {"description": "Any JSON value."}}
+
+_ERROR_CODES = [
+    "INVALID_JSON", "INVALID_ARGUMENT", "UNKNOWN_GAME", "INVALID_PLAYER_COUNT", "INVALID_OPTION",
+    "INVALID_SEED", "INVALID_NAME", "INVALID_SEAT", "INVALID_ACTION", "INVALID_IDEMPOTENCY_KEY",
+    "ILLEGAL_ACTION", "MATCH_NOT_STARTED", "MATCH_FINISHED", "RULES_VERSION_UNAVAILABLE",
+    "TOKEN_REQUIRED", "INVALID_TOKEN", "FIXED_SEED_DISABLED", "SEAT_MISMATCH", "MATCH_NOT_FOUND",
+    "NOT_FOUND", "METHOD_NOT_ALLOWED", "SEAT_TAKEN", "MATCH_FULL", "IDEMPOTENCY_KEY_REUSED",
+    "STALE_VERSION", "CONFLICT", "BODY_TOO_LARGE", "STORE_UNAVAILABLE", "SERVICE_UNAVAILABLE",
+    "TIMEOUT", "INTERNAL",
+]
+
+
+def _schema_name(desc: Descriptor) -> str:
+    return desc.full_name.removeprefix("parlor.v1.").replace(".", "_")
+
+
+def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
+    """Adds `desc` (and every message it refers to) to `out`; returns a $ref."""
+    if desc.full_name in _WELL_KNOWN:
+        return _WELL_KNOWN[desc.full_name]
+    name = _schema_name(desc)
+    if name not in out:
+        out[name] = {}  # placeholder against recursion
+        properties = {}
+        for field in desc.fields:
+            if field.message_type is not None and field.message_type.GetOptions().map_entry:
+                value = field.message_type.fields_by_name["value"]
+                item = _field_schema(value, out)
+                schema: dict[str, Any] = {"type": "object", "additionalProperties": item}
+            else:
+                schema = _field_schema(field, out)
+                if field.is_repeated:
+                    schema = {"type": "array", "items": schema}
+            if field.containing_oneof is not None and not field.containing_oneof.name.startswith("_"):
+                schema = {**schema, "description": f"One of `{field.containing_oneof.name}`."}
+            properties[field.json_name] = schema
+        out[name] = {"type": "object", "properties": properties}
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _field_schema(field: FieldDescriptor, out: dict[str, Any]) -> dict[str, Any]:
+    if field.message_type is not None:
+        return _collect(field.message_type, out)
+    if field.enum_type is not None:
+        return {"type": "string", "enum": [v.name for v in field.enum_type.values]}
+    return dict(_SCALARS[field.type])
+
+
+def _json(schema_ref: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema_ref}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    return {str(s): {"$ref": f"#/components/responses/Error{s}"} for s in statuses}
+
+
+@cache
+def document() -> dict[str, Any]:
+    schemas: dict[str, Any] = {}
+    ref = lambda message: _collect(message.DESCRIPTOR, schemas)  # noqa: E731
+    options = {field.name: _collect(field.message_type, schemas) for field in
+               pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
+    schemas["CreateMatchBody"] = {
+        "type": "object", "required": ["game", "players"],
+        "properties": {
+            "game": {"type": "string", "enum": sorted(options),
+                     "description": "Game id, from GET /v1/games."},
+            "players": {"type": "integer", "format": "int32", "description": "Number of seats."},
+            "options": {"description": "The game's options (see GET /v1/games), "
+                                       "e.g. {\"hiddenWinnings\": true}.",
+                        "anyOf": list(options.values())},
+            "seed": {"type": "string", "description": "Fixes every shuffle. Only on servers run "
+                     "with PARLOR_ALLOW_FIXED_SEED=1; otherwise 403 FIXED_SEED_DISABLED."},
+        },
+    }
+    schemas["JoinBody"] = {
+        "type": "object", "required": ["name"],
+        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64},
+                       "seat": {"type": "integer", "format": "int32",
+                                "description": "The seat to take; the lowest open seat if omitted."}},
+    }
+    schemas["ActionBody"] = {
+        "type": "object", "required": ["action"],
+        "properties": {
+            "action": ref(pb.Action),
+            "expectedVersion": {"type": "integer", "format": "int32",
+                                "description": "If the match is no longer at this version: 409 STALE_VERSION."},
+            "seat": {"type": "integer", "format": "int32",
+                     "description": "Optional; must be the token's seat (else 403 SEAT_MISMATCH)."},
+        },
+    }
+    schemas["Error"] = {
+        "type": "object", "required": ["error"],
+        "properties": {"error": {"type": "object", "required": ["code", "message", "details"],
+                                 "properties": {"code": {"type": "string", "enum": _ERROR_CODES},
+                                                "message": {"type": "string"},
+                                                "details": {"type": "object",
+                                                            "additionalProperties": {"type": "string"}}}}},
+    }
+    match_id = {"name": "matchId", "in": "path", "required": True, "schema": {"type": "string"}}
+    idem = {"name": "Idempotency-Key", "in": "header", "required": False,
+            "schema": {"type": "string", "maxLength": 128},
+            "description": "Scoped to the match and seat and kept as long as the match: a retry with "
+                           "the same key and body returns the first response and changes nothing; the "
+                           "same key with another body is 409 IDEMPOTENCY_KEY_REUSED."}
+    seat_auth = [{"seatToken": []}]
+    optional_auth = [{"seatToken": []}, {}]
+    paths = {
+        "/v1/games": {"get": {
+            "summary": "The games, their player counts and options", "operationId": "listGames",
+            "responses": {"200": _json(ref(pb.ListGamesResponse)), **_errors(503)}}},
+        "/v1/matches": {"post": {
+            "summary": "Create a match", "operationId": "createMatch",
+            "description": "Returns the spectator's view. The match is WAITING until every seat is taken.",
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/CreateMatchBody"}}}},
+            "responses": {"200": _json(ref(pb.Match)), **_errors(400, 403, 413, 503)}}},
+        "/v1/matches/{matchId}": {"get": {
+            "summary": "The caller's view of a match", "operationId": "getMatch",
+            "description": "A seat's view with its token, else a spectator's. `result` and `seed` "
+                           "appear once the match is FINISHED.",
+            "parameters": [match_id], "security": optional_auth,
+            "responses": {"200": _json(ref(pb.Match)), **_errors(401, 404, 503)}}},
+        "/v1/matches/{matchId}/seats": {"post": {
+            "summary": "Take a seat", "operationId": "joinMatch",
+            "description": "Returns the seat and its token (shown once). A taken seat or a full "
+                           "match is 409.",
+            "parameters": [match_id],
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/JoinBody"}}}},
+            "responses": {"200": _json(ref(pb.JoinMatchResponse)), **_errors(400, 404, 409, 413, 503)}}},
+        "/v1/matches/{matchId}/legal-actions": {"get": {
+            "summary": "The caller's legal actions", "operationId": "listLegalActions",
+            "description": "Complete; each element can be posted back unchanged as `action`. "
+                           "Empty when the seat has nothing to do.",
+            "parameters": [match_id], "security": seat_auth,
+            "responses": {"200": _json(ref(pb.ListLegalActionsResponse)), **_errors(401, 404, 503)}}},
+        "/v1/matches/{matchId}/actions": {"post": {
+            "summary": "Act for the caller's seat", "operationId": "submitAction",
+            "parameters": [match_id, idem], "security": seat_auth,
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/ActionBody"}}}},
+            "responses": {"200": _json(ref(pb.SubmitActionResponse)),
+                          **_errors(400, 401, 403, 404, 409, 413, 503)}}},
+        "/v1/matches/{matchId}/events": {"get": {
+            "summary": "The caller's view of the events after a number", "operationId": "listEvents",
+            "parameters": [match_id,
+                           {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0},
+                            "description": "Return events numbered after this (default 0)."},
+                           {"name": "limit", "in": "query",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
+                            "description": "At most this many (default and maximum 1000)."}],
+            "security": optional_auth,
+            "responses": {"200": _json(ref(pb.ListEventsResponse)), **_errors(400, 401, 404, 503)}}},
+        "/v1/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
+                                     "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+        "/healthz": {"get": {"summary": "Liveness (never depends on the service or Redis)",
+                             "operationId": "healthz", "responses": {"200": {"description": "alive"}}}},
+        "/readyz": {"get": {"summary": "Readiness: the service and its Redis are reachable",
+                            "operationId": "readyz",
+                            "responses": {"200": {"description": "ready"},
+                                          "503": {"description": "not ready"}}}},
+        "/metrics": {"get": {"summary": "Prometheus metrics", "operationId": "metrics",
+                             "responses": {"200": {"description": "text exposition format",
+                                                   "content": {"text/plain": {}}}}}},
+    }
+    statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
+                404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",
+                413: "Body too large", 503: "Service or store unavailable"}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Parlor", "version": "1",
+                 "description": "Small card games as a service. Errors are "
+                                "{\"error\": {\"code\", \"message\", \"details\"}} with a stable code."},
+        "paths": paths,
+        "components": {
+            "schemas": dict(sorted(schemas.items())),
+            "responses": {f"Error{s}": _json({"$ref": "#/components/schemas/Error"}, text)
+                          for s, text in statuses.items()},
+            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
+                                              "description": "The token JoinMatch returned for the seat."}},
+        },
+    }

@@ -1,0 +1,53 @@
+"""The service's Prometheus metrics (served on PARLOR_METRICS_PORT).
+
+Labels are bounded: RPC names, error codes, game ids and a fixed set of action
+outcomes. Never a match id, seat or token.
+"""
+
+from __future__ import annotations
+
+import time
+
+from prometheus_client import Counter, Gauge, Histogram
+
+RPCS = Counter("parlor_rpc_requests_total", "Parlor RPCs served, by method and result code.",
+               ["rpc", "code"])
+RPC_SECONDS = Histogram("parlor_rpc_duration_seconds", "Time to serve a Parlor RPC.", ["rpc"],
+                        buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+ACTIONS = Counter("parlor_actions_total",
+                  "Submitted actions by game and outcome: accepted, illegal, stale (expectedVersion "
+                  "behind), duplicate (idempotent retry answered from the first response), conflict "
+                  "(lost a compare-and-set race and was re-validated).", ["game", "outcome"])
+MATCHES = Counter("parlor_matches_total", "Matches by game and lifecycle step (created, started, finished).",
+                  ["game", "step"])
+ACTIVE = Gauge("parlor_active_matches",
+               "Matches started and not finished (abandoned ones drop out after PARLOR_ABANDONED_TTL_SECONDS), "
+               "as last counted in Redis.")
+REDIS_ERRORS = Counter("parlor_redis_errors_total", "Redis calls that failed (connection or timeout).", ["op"])
+
+
+def observe_rpc(rpc: str, code: str, seconds: float) -> None:
+    RPCS.labels(rpc, code).inc()
+    RPC_SECONDS.labels(rpc).observe(seconds)
+
+
+class ActiveMatches:
+    """Sets the active-matches gauge from the store's index, at most every
+    `interval` seconds (it is read when Prometheus scrapes)."""
+
+    def __init__(self, count, interval: float = 15.0) -> None:
+        self._count = count
+        self._interval = interval
+        self._last = 0.0
+        ACTIVE.set_function(self._value)
+        self._value_cache = 0.0
+
+    def _value(self) -> float:
+        now = time.monotonic()
+        if now - self._last >= self._interval:
+            self._last = now
+            try:
+                self._value_cache = float(self._count())
+            except Exception:  # a scrape must not fail because Redis is away
+                pass
+        return self._value_cache
