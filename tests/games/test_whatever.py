@@ -766,3 +766,161 @@ def test_views_and_events_hide_the_drawn_card_and_the_deck(seed, players):
                 h.assert_same_for(GAME, viewer, a, b, events_a, events_b)
 
     h.random_playout(GAME, players, seed=f"secret{seed}", each_step=each_step)
+
+
+# ---- review: pins, brute force, robustness, secrecy of errors, proto ------------------
+
+def test_example_upset_pending_in_a_game_then_a_point_card_moves_in_front():
+    state, rng = new(2, deck=["upset", "+2", "+4", "+1"])
+    give(state, rng)                     # seat 0 takes the Upset into an empty row
+    upset = GAME.view(state, None)["seats"][0]["row"]
+    assert upset == [{"kind": "upset", "value": 0, "is_copy": False, "pending": True}]
+    assert GAME.view(state, None)["seats"][0]["total"] == 0
+    give(state, rng)                     # seat 1 takes the +2
+    events = give(state, rng)            # seat 0 takes the +4
+    row_changed = events[kinds(events).index("row_changed")].public["row_changed"]
+    assert state["rows"][0] == ["+4", "upset"]
+    assert row_changed["total"] == -4
+    assert [c["pending"] for c in row_changed["row"]] == [False, False]
+    assert row_changed["effects"] == [{"kind": "moved", "position": 1, "cards": [
+        {"kind": "point", "value": 4, "is_copy": False, "pending": False}]}]
+
+
+def test_an_upset_behind_a_waiting_copy_is_not_pending():
+    # "an Upset with nothing to its left" waits; a waiting Copy is something.
+    row = take([], "copy", "upset")
+    assert row == ["copy", "upset"] and row_total(row) == 0
+    state, rng = new(2, deck=["+1"], rows=[row, []])
+    assert [c["pending"] for c in GAME.view(state, None)["seats"][0]["row"]] == [True, False]
+    assert take(row, "+2") == ["+2", "copy:+2", "upset"]
+    assert row_total(take(row, "+2")) == -4
+
+
+def test_a_whatever_copied_by_a_waiting_copy_chain():
+    # [] gains Copy, Whatever: the Whatever clears the waiting Copy.
+    assert take([], "copy", "whatever") == ["whatever"]
+    # Copy of a Copy that became a Whatever is a Whatever too.
+    row = take(["whatever"], "copy", "copy")
+    assert row == ["whatever", "copy:whatever", "copy:whatever"]
+    assert whatever_count(row) == 3
+
+
+def test_every_seat_sees_the_public_table():
+    state, rng = new(3, deck=["+5", "+1"], rows=[["+2"], ["upset"], []],
+                     tokens=[6, 5, 6], middle=1, first=1)
+    h.play(GAME, state, 1, bid(2), rng)
+    h.play(GAME, state, 2, PASS, rng)
+    for viewer in [None, 0, 2]:
+        view = GAME.view(state, viewer)
+        assert view["drawn_card"] is None
+        assert view["phase"] == "auction" and view["auctioneer"] == 1 and view["bidder"] == 0
+        assert view["high_bid"] == 2 and view["high_bidder"] == 1
+        assert view["middle"] == 1 and view["deck_size"] == 1 and view["turn"] == 1
+        assert [(s["tokens"], s["bid"], s["passed"]) for s in view["seats"]] == [
+            (6, 0, False), (3, 2, False), (6, 0, True)]
+        assert [s["total"] for s in view["seats"]] == [2, 0, 0]
+        assert view["seats"][0]["row"] == [
+            {"kind": "point", "value": 2, "is_copy": False, "pending": False}]
+    assert GAME.view(state, 1)["drawn_card"] == {
+        "kind": "point", "value": 5, "is_copy": False, "pending": False}
+    # once won, the card is public, in the event and in the row
+    events = h.play(GAME, state, 0, PASS, rng)
+    assert events[1].public["card_won"]["card"]["value"] == 5
+    assert GAME.view(state, None)["seats"][1]["row"][0]["value"] == 5
+
+
+def candidates(state, seat):
+    """Every action worth trying for `seat`: all bid amounts around the range,
+    pass, skip and every exchange position around the row."""
+    n = state["players"]
+    top = max(state["tokens"][s] + state["bids"][s] for s in range(n)) + 2
+    longest = max(len(row) for row in state["rows"]) + 2
+    return ([bid(a) for a in range(-1, top + 1)] + [PASS, SKIP]
+            + [exchange(p) for p in range(-1, longest + 1)])
+
+
+def attempt(state, seat, action):
+    """"ok" when `action` is accepted, else the error as the seat would get it."""
+    trial = copy.deepcopy(state)
+    try:
+        GAME.play(trial, seat, action, Rng.from_seed("t"))
+    except Exception as exc:  # anything but a RulesError is a bug
+        assert type(exc).__name__ == "RulesError", f"{action}: {exc!r}"
+        return (exc.reason, exc.message, exc.details)
+    return "ok"
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
+def test_legal_actions_are_exactly_the_accepted_ones_and_errors_keep_secrets(seed, players):
+    chooser = random.Random(seed)
+
+    def each_step(state, seat, action, events):
+        if GAME.outcome(state) is not None or chooser.random() > 0.25:
+            return
+        for s in range(players):
+            listed = GAME.legal(state, s)
+            assert len({repr(a) for a in listed}) == len(listed), "duplicate legal actions"
+            tried = {repr(a): attempt(state, s, a) for a in candidates(state, s)}
+            accepted = [a for a in candidates(state, s) if tried[repr(a)] == "ok"]
+            assert sorted(map(repr, accepted)) == sorted(map(repr, listed))
+            # the same errors in a world that differs only in what seat s cannot see
+            other, _ = _counterfactual(state, s, chooser)
+            for a in candidates(state, s):
+                assert attempt(other, s, a) == tried[repr(a)], a
+
+    h.random_playout(GAME, players, seed=f"brute{seed}", each_step=each_step)
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["bid", "pass", "exchange", "skip", "amount", "position", "x"])
+        | st.text(max_size=3), inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(action=JUNK | st.dictionaries(
+    st.sampled_from(["bid", "pass", "exchange", "skip"]),
+    st.dictionaries(st.sampled_from(["amount", "position", "x"]), JUNK, max_size=2),
+    min_size=1, max_size=2),
+    exchange_phase=st.booleans())
+def test_junk_actions_raise_rules_errors_and_change_nothing(action, exchange_phase):
+    state, rng = new(2, deck=["+1", "+1"], rows=[["+2", "-1"], []], middle=3)
+    if exchange_phase:
+        all_pass(state, rng)
+        assert state["phase"] == "exchange"
+    seat = GAME.to_act(state)[0]
+    if action in GAME.legal(state, seat):
+        return
+    h.rejected(GAME, state, seat, action, rng)
+
+
+def test_seats_that_are_not_plain_numbers_are_refused():
+    state, rng = new(2, deck=["+1", "+2"], first=1)
+    for seat in [True, 1.0, "1", None, -1, 2, 0.0, False]:
+        h.rejected(GAME, state, seat, bid(1), rng)
+        h.rejected(GAME, state, seat, PASS, rng)
+        assert GAME.legal(state, seat) == []
+    all_pass(state, rng)
+    state, rng = new(2, deck=["+1", "+2"], rows=[["+2"], []], middle=3)
+    all_pass(state, rng)
+    assert state["phase"] == "exchange"
+    for seat in [False, 0.0, "0"]:
+        h.rejected(GAME, state, seat, SKIP, rng)
+        assert GAME.legal(state, seat) == []
+
+
+def test_proto_comments_every_message_and_field():
+    import pathlib
+    import re
+    text = pathlib.Path(__file__).parents[2].joinpath(
+        "proto/parlor/v1/whatever.proto").read_text("utf-8").splitlines()
+    declaration = re.compile(r"^\s*(message \w+ \{|(optional |repeated )?[\w.]+ \w+ = \d+;)")
+    missing = []
+    for i, line in enumerate(text):
+        if declaration.match(line) and not text[i - 1].strip().startswith("//"):
+            missing.append(line.strip())
+    assert not missing, f"uncommented: {missing}"
