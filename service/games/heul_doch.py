@@ -41,6 +41,10 @@ HAND_SIZE = 4
 PILES = ("own", "left", "right")
 DIRECTIONS = {"left": 1, "right": -1}  # seat offset the tops move by
 ACTION_KINDS = ("face_up", "onion", *SPECIALS)
+# The fields each kind of action has (HeulDochAction's messages); no others.
+ACTION_FIELDS = {"face_up": {"card", "pile"}, "onion": {"card"}, "catapult": set(),
+                 "beach_towel": {"seat"}, "carousel": {"direction"}, "werewolf": set()}
+CARD_FIELDS = {"colour", "number", "special"}
 
 NUMBER_CARDS = tuple(f"{colour}-{number}" for colour in COLOURS for number in NUMBERS
                      for _ in range(COPIES_PER_NUMBER_CARD))
@@ -90,15 +94,19 @@ class HeulDoch(Game):
         special_cards = options["special_cards"]
         arrangement = arrangement or {}
         if "piles" in arrangement:
-            piles = [[_entry(item) for item in pile] for pile in arrangement["piles"]]
-            hands = [list(hand) for hand in arrangement["hands"]]
-            draw = list(arrangement["draw"])
-            special_pile = list(arrangement.get("special_pile", []))
+            piles = [[_entry(item) for item in pile] for pile in _names(arrangement, "piles")]
+            hands = [_names({"hand": hand}, "hand") for hand in _names(arrangement, "hands")]
+            draw = _names(arrangement, "draw")
+            special_pile = _names(arrangement, "special_pile", optional=True)
             if len(piles) != players or len(hands) != players:
                 raise ValueError("arrangement needs one pile and one hand per seat")
+            if any(len(hand) > HAND_SIZE for hand in hands):
+                raise ValueError(f"a hand holds at most {HAND_SIZE} cards")
         else:
             if "deck" in arrangement:
-                draw = list(arrangement["deck"])
+                draw = _names(arrangement, "deck")
+                if len(draw) < players * (1 + HAND_SIZE):
+                    raise ValueError("the deck is too short to deal every seat")
             else:
                 draw = deck(special_cards)
                 rng.shuffle(draw)
@@ -110,7 +118,7 @@ class HeulDoch(Game):
                 del draw[:HAND_SIZE]
         in_play = (draw + special_pile + [c for hand in hands for c in hand]
                    + [e["card"] for pile in piles for e in pile])
-        unknown = [card for card in in_play if card not in _ORDER]
+        unknown = [card for card in in_play if not isinstance(card, str) or card not in _ORDER]
         if unknown:
             raise ValueError(f"unknown cards in arrangement: {unknown}")
         if Counter(in_play) - Counter(deck(special_cards)):
@@ -172,6 +180,10 @@ class HeulDoch(Game):
         (kind, body), = action.items()
         if kind not in ACTION_KINDS or not isinstance(body, dict):
             raise _malformed()
+        extra = sorted(map(str, set(body) - ACTION_FIELDS[kind]))
+        if extra:
+            raise RulesError("MALFORMED_ACTION",
+                             f"A {kind} action has no field {', '.join(map(repr, extra))}.")
         hand = state["hands"][seat]
         if kind in ("face_up", "onion"):
             card = _card_name(body.get("card"))
@@ -184,6 +196,9 @@ class HeulDoch(Game):
             self._check_face_up(state, seat, card, body.get("pile"))
         elif kind == "beach_towel":
             target = body.get("seat")
+            if target is None:
+                raise RulesError("UNKNOWN_SEAT", "Name the seat whose pile top the Beach Towel "
+                                 "swaps with yours.")
             if not _is_int(target) or not 0 <= target < state["players"]:
                 raise RulesError("UNKNOWN_SEAT", f"There is no seat {target!r}.")
             if target == seat:
@@ -354,10 +369,22 @@ def _deal_start(draw: list[str], rng: Rng) -> str:
         rng.shuffle(draw)
 
 
+def _names(arrangement: dict[str, Any], key: str, optional: bool = False) -> list[Any]:
+    """An arrangement's list under `key` (a copy); ValueError if it is missing or no list."""
+    if key not in arrangement and optional:
+        return []
+    value = arrangement.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"arrangement {key!r} must be a list")
+    return list(value)
+
+
 def _entry(item: Any) -> dict[str, Any]:
     """An arrangement's pile entry: a name (face up) or {"card", "onion"}."""
     if isinstance(item, str):
         return {"card": item, "onion": False}
+    if not isinstance(item, dict) or not isinstance(item.get("card"), str):
+        raise ValueError(f"a pile entry is a card name or {{card, onion}}, not {item!r}")
     return {"card": item["card"], "onion": bool(item.get("onion", False))}
 
 
@@ -438,7 +465,7 @@ def _card(name: str) -> dict[str, Any]:
 
 def _card_name(card: Any) -> str:
     """A HeulDochCard dict from an action as a card name; RulesError if malformed."""
-    if not isinstance(card, dict):
+    if not isinstance(card, dict) or not set(card) <= CARD_FIELDS:
         raise RulesError("BAD_CARD", "Name the card as {colour, number} or {special}.")
     special, colour, number = card.get("special"), card.get("colour"), card.get("number")
     if special not in (None, ""):

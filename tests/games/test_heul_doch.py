@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service import wire
 from service.games import heul_doch
 from service.games.base import OptionError, RulesError
 from service.games.heul_doch import GAME
@@ -81,6 +82,16 @@ def recount(pile) -> tuple[int, int]:
 
 
 # ---- setup and options --------------------------------------------------------------
+
+def test_components_are_the_rules_pages():
+    # 98 number cards: 1-7 twice each in the seven named colours; 12 specials, 3 each.
+    assert heul_doch.COLOURS == ("red", "orange", "yellow", "green", "blue", "purple", "black")
+    numbers = Counter(heul_doch.deck(False))
+    assert sum(numbers.values()) == NUMBER_CARD_COUNT
+    assert numbers == Counter({f"{c}-{n}": 2 for c in heul_doch.COLOURS for n in range(1, 8)})
+    specials = Counter(heul_doch.deck(True)) - numbers
+    assert specials == Counter({"catapult": 3, "beach_towel": 3, "carousel": 3, "werewolf": 3})
+
 
 def test_player_counts_and_options():
     for players in (2, 7):
@@ -155,6 +166,38 @@ def test_first_seat_is_drawn_when_not_given():
     assert state == again
     assert GAME.view(state, None)["options"] == {"special_cards": False,
                                                   "first_seat": state["first_seat"]}
+
+
+def test_shuffle_then_deal_then_draw_the_first_seat():
+    # The whole deck is shuffled with the match RNG, one face-up card per seat from
+    # seat 0, four hand cards each from seat 0, and only then the first seat is drawn.
+    players = 4
+    state, rng = harness.start(GAME, players, seed="order")
+    again = Rng.from_seed("order")
+    shuffled = heul_doch.deck(False)
+    again.shuffle(shuffled)
+    assert [p for p in state["piles"]] == [[{"card": c, "onion": False}]
+                                          for c in shuffled[:players]]
+    for s in range(players):
+        start = players + 4 * s
+        assert state["hands"][s] == heul_doch._sorted(shuffled[start:start + 4])
+    assert state["draw"] == shuffled[players + 4 * players:]
+    assert state["first_seat"] == again.below(players)
+    assert rng.counter == again.counter
+
+
+@pytest.mark.parametrize("arrangement", [
+    {"deck": ["red-1", "red-2", "red-3", "blue-1"]},                  # too short to deal
+    {"piles": [[], [], []], "hands": [["red-1"] * 1 + ["red-2", "red-3", "red-4", "red-5"],
+                                      [], []], "draw": []},            # five hand cards
+    {"piles": [[{"onion": True}], [], []], "hands": [[], [], []], "draw": []},
+    {"piles": [["red-1"], [], []], "hands": [[], []], "draw": []},     # a hand missing
+    {"piles": [[], [], []], "hands": [[], [], []]},                   # no draw pile
+    {"piles": "red-1", "hands": [[], [], []], "draw": []},
+])
+def test_malformed_arrangements_are_refused(arrangement):
+    with pytest.raises(ValueError):
+        harness.start(GAME, 3, {"first_seat": 0}, arrangement=arrangement)
 
 
 def test_arrangement_rejects_cards_the_deck_lacks():
@@ -264,6 +307,44 @@ def test_only_adjacent_piles_count():
 def test_identical_cards_are_listed_once():
     state, _ = position(RULEBOOK, [["orange-1"], ["red-6", "red-6"], ["orange-2"]], first=1)
     assert GAME.legal(state, 1) == [up("red-6", "own"), as_onion("red-6")]
+    state, _ = position(RULEBOOK, [["orange-1"], ["beach_towel", "beach_towel"], ["orange-2"]],
+                        first=1, special=True)
+    assert GAME.legal(state, 1) == [{"beach_towel": {"seat": 0}}, {"beach_towel": {"seat": 2}},
+                                    as_onion("beach_towel")]
+
+
+def test_nothing_goes_face_up_on_a_neighbours_face_up_special():
+    # Seat 1's right neighbour (seat 0) shows a Werewolf face up (a Werewolf turned
+    # it up): it matches nothing, so it forces nothing and takes nothing.
+    state, rng = position([["blue-2", "werewolf"], ["red-5"], ["blue-4"]],
+                          [["orange-1"], ["red-3", "green-3"], ["orange-2"]],
+                          first=1, special=True)
+    assert faces_up(state, 1, "red-3") == ["own"]
+    harness.rejected(GAME, state, 1, up("red-3", "right"), rng, "DOES_NOT_MATCH")
+    assert faces_up(state, 1, "green-3") == []
+    harness.rejected(GAME, state, 1, up("green-3", "right"), rng, "DOES_NOT_MATCH")
+
+
+def test_a_seat_sees_what_the_page_lists_and_no_more():
+    # Own hand; every hand's size; whose turn; every top (onion face down) and
+    # height; onion counts; draw pile size; the special pile.
+    state, _ = position([["red-5", onion("blue-1"), "blue-2"], ["red-6", onion("green-3")], []],
+                        [["red-1", "red-2"], ["yellow-1"], ["purple-1", "purple-2", "purple-3"]],
+                        draw=["black-1", "black-2"], first=1, special=True,
+                        special_pile=["catapult", "green-7"])
+    blank = {"pile": [], "score": None, "devalued": [], "lost": None}
+    seats = [
+        {"seat": 0, "hand_size": 2, "pile_height": 3, "onions": 1,
+         "top": {"onion": False, "card": card("blue-2")}, **blank},
+        {"seat": 1, "hand_size": 1, "pile_height": 2, "onions": 1, "top": {"onion": True}, **blank},
+        {"seat": 2, "hand_size": 3, "pile_height": 0, "onions": 0, "top": None, **blank}]
+    common = {"options": {"special_cards": True, "first_seat": 1}, "seats": seats,
+              "draw_pile": 2, "special_pile": [card("catapult"), card("green-7")],
+              "turn": 1, "finished": False}
+    assert GAME.view(state, 0) == {**common, "hand": [card("red-1"), card("red-2")]}
+    assert GAME.view(state, 1) == {**common, "hand": [card("yellow-1")]}
+    assert GAME.view(state, None) == {**common, "hand": []}
+    harness.assert_wire(GAME, state)
 
 
 # ---- turns, drawing, the end ---------------------------------------------------------
@@ -516,6 +597,15 @@ def test_werewolf_flips_every_top_and_reveals_onions():
     assert view["seats"][1]["onions"] == 0 and view["seats"][0]["onions"] == 1
 
 
+def test_werewolf_turns_a_face_up_special_back_into_an_onion():
+    state, rng = position([["red-1"], ["blue-1", "carousel"], ["green-1"]],
+                          [["werewolf"], [], []], special=True)
+    events = harness.play(GAME, state, 0, {"werewolf": {}}, rng)
+    assert top(state, 1) == {"card": "carousel", "onion": True}
+    assert events[0].public["special_played"]["tops"][1] == {"seat": 1, "top": {"onion": True}}
+    assert GAME.view(state, 1)["seats"][1]["onions"] == 1
+
+
 def test_special_laid_as_onion_and_turned_up_matches_nothing_and_scores_nothing():
     state, rng = position([["red-6"], ["red-2"], ["red-3"]],
                           [["carousel", "red-4"], ["werewolf", "blue-2"], ["red-5", "red-6"]],
@@ -564,10 +654,32 @@ def test_special_laid_as_onion_and_turned_up_matches_nothing_and_scores_nothing(
     ({"face_up": {"card": card("red-6"), "pile": ["own"]}}, "BAD_PILE"),
     ({"face_up": {"card": {"colour": ["red"], "number": 6}, "pile": "own"}}, "BAD_CARD"),
     ({"onion": {"card": {"special": ["werewolf"]}}}, "BAD_CARD"),
+    ({"onion": {"card": card("red-6"), "pile": "own"}}, "MALFORMED_ACTION"),
+    ({"face_up": {"card": card("red-6"), "pile": "own", "seat": 2}}, "MALFORMED_ACTION"),
+    ({"werewolf": {"seat": 1}}, "MALFORMED_ACTION"),
+    ({"catapult": {"card": card("red-6")}}, "MALFORMED_ACTION"),
+    ({"onion": {"card": {**card("red-6"), "face": "up"}}}, "BAD_CARD"),
+    ({"onion": {"card": {**card("red-6"), "special": "werewolf"}}}, "BAD_CARD"),
+    ({"onion": {"card": {"colour": "red"}}}, "BAD_CARD"),
+    ({"onion": {"card": {"number": 6}}}, "BAD_CARD"),
+    ({"onion": {"card": {"colour": "red", "number": 6.0}}}, "BAD_CARD"),
+    ({"onion": {"card": {"colour": "Red", "number": 6}}}, "BAD_CARD"),
+    ({"face_up": {"card": card("red-6"), "pile": ""}}, "BAD_PILE"),
+    ({"face_up": {"card": card("red-6"), "pile": None}}, "BAD_PILE"),
+    ({"face_up": {"pile": "own"}}, "BAD_CARD"),
+    ({"beach_towel": {"seat": 0}}, "CARD_NOT_IN_HAND"),
+    ({"carousel": {"direction": "left"}}, "CARD_NOT_IN_HAND"),
 ])
 def test_malformed_actions_are_refused(action, reason):
     state, rng = position(RULEBOOK, [["orange-1"], ["red-6"], ["orange-2"]], first=1)
     harness.rejected(GAME, state, 1, action, rng, reason)
+
+
+@pytest.mark.parametrize("seat", [0, 2, 3, -1, 99])
+def test_seats_not_to_play_are_refused(seat):
+    state, rng = position(RULEBOOK, [["orange-1"], ["red-6"], ["orange-2"]], first=1)
+    harness.rejected(GAME, state, seat, as_onion("orange-1"), rng, "NOT_YOUR_TURN")
+    assert GAME.legal(state, seat) == []
 
 
 def test_wire_defaults_are_accepted():
@@ -579,6 +691,68 @@ def test_wire_defaults_are_accepted():
                           special=True)
     harness.play(GAME, state, 1, {"onion": {"card": {"colour": "", "number": 0,
                                                      "special": "werewolf"}}}, rng)
+
+
+def test_wire_decoded_actions_with_fields_left_out_are_refused():
+    # From the wire an unset field arrives as its default: a Beach Towel naming no
+    # seat must not swap with seat 0, a face-up card naming no pile must not go anywhere.
+    state, rng = position([["red-1"], ["blue-1"], ["green-1"]],
+                          [["red-6"], ["beach_towel", "carousel", "red-2"], []],
+                          first=1, special=True)
+    for action, reason in [({"beach_towel": {}}, "UNKNOWN_SEAT"),
+                           ({"carousel": {}}, "BAD_DIRECTION"),
+                           ({"face_up": {"card": card("red-2")}}, "BAD_PILE"),
+                           ({"face_up": {"pile": "own"}}, "BAD_CARD"),
+                           ({"onion": {}}, "BAD_CARD"),
+                           ({}, "MALFORMED_ACTION")]:
+        decoded = wire.to_plain(wire.to_message(GAME.id, "action", action))
+        harness.rejected(GAME, state, 1, decoded, rng, reason)
+    harness.play(GAME, state, 1, wire.to_plain(wire.to_message(
+        GAME.id, "action", {"beach_towel": {"seat": 0}})), rng)
+    assert state["piles"][0][-1]["card"] == "blue-1"
+
+
+def test_error_details_name_only_the_callers_own_card():
+    state, rng = position([["red-1", onion("green-5")], ["blue-1"], ["green-1"]],
+                          [["red-6"], ["yellow-2"], ["yellow-3"]], draw=["black-4"])
+    error = harness.rejected(GAME, state, 0, as_onion("green-5"), rng, "CARD_NOT_IN_HAND")
+    assert error.details == {"card": "green-5"}  # the card the caller named, nothing else
+
+
+# Any JSON a client might send, biased towards the action's own field names and values.
+_LEAF = (st.none() | st.booleans() | st.integers(-2, 9) | st.floats(allow_nan=True)
+         | st.sampled_from(["", "own", "left", "right", "across", "red", "blue", "Red",
+                            "catapult", "beach_towel", "carousel", "werewolf", "dragon"]))
+_KEY = st.sampled_from(["face_up", "onion", "catapult", "beach_towel", "carousel", "werewolf",
+                        "card", "pile", "seat", "direction", "colour", "number", "special", "x"])
+_JUNK = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(_KEY, inner, max_size=4), max_leaves=10)
+_CARD = st.fixed_dictionaries({}, optional={"colour": _LEAF, "number": _LEAF,
+                                            "special": _LEAF, "x": _LEAF})
+_BODY = st.fixed_dictionaries({}, optional={"card": _CARD | _JUNK, "pile": _LEAF,
+                                            "seat": _LEAF, "direction": _LEAF, "x": _LEAF})
+_ACTION = (st.dictionaries(_KEY, _BODY | _JUNK, max_size=2)
+           | st.builds(lambda k, b: {k: b}, _KEY, _BODY) | _JUNK)
+
+
+@settings(max_examples=400, deadline=None)
+@given(action=_ACTION)
+def test_fuzzed_actions_are_refused_cleanly_or_equal_a_listed_one(action):
+    state, rng = position(RULEBOOK, [["orange-1"], ["red-4", "red-6", "beach_towel", "carousel"],
+                                     ["orange-2"]], draw=["black-1"], first=1, special=True)
+    before = copy.deepcopy(state)
+    try:
+        harness.play(GAME, state, 1, action, rng)
+    except RulesError:
+        assert state == before
+        return
+    # Accepted: it must do exactly what one listed action does.
+    outcomes = []
+    for listed in GAME.legal(before, 1):
+        trial = copy.deepcopy(before)
+        GAME.play(trial, 1, listed, Rng.from_seed("test-seed"))
+        outcomes.append(trial)
+    assert state in outcomes
 
 
 # ---- properties: random playouts ------------------------------------------------------
@@ -732,5 +906,42 @@ def test_views_legal_actions_and_events_leak_nothing(players, special, seed):
         events_b = GAME.play(b, turn, action, Rng.from_seed("x"))
         if not a["finished"]:
             harness.assert_same_for(GAME, viewer, a, b, events_a, events_b)
+
+    harness.random_playout(GAME, players, {"special_cards": special}, seed=seed, each_step=each)
+
+
+def _answers(state, seat):
+    """What check() says (accepted, or reason, message and details) to every
+    candidate action of `seat`, over every card of the deck and every target."""
+    names = list(dict.fromkeys(heul_doch.deck(True)))
+    candidates = [a for name in names
+                  for a in (*(up(name, p) for p in heul_doch.PILES), as_onion(name))]
+    candidates += [{"catapult": {}}, {"werewolf": {}}]
+    candidates += [{"beach_towel": {"seat": s}} for s in range(-1, state["players"] + 1)]
+    candidates += [{"carousel": {"direction": d}} for d in ("left", "right", "up")]
+    answers = []
+    for candidate in candidates:
+        try:
+            GAME.check(state, seat, candidate)
+            answers.append(None)
+        except RulesError as error:
+            answers.append((error.reason, error.message, error.details))
+    return answers
+
+
+@pytest.mark.parametrize("special", [False, True])
+@settings(max_examples=10, deadline=None)
+@given(seed=st.text(min_size=1, max_size=12), players=st.integers(3, 6))
+def test_errors_leak_nothing(players, special, seed):
+    """Refusals (reason, message, details) of the seat to play are the same whatever
+    lies where it cannot see: other hands, the draw pile, the onions."""
+    chooser = random.Random(seed)
+
+    def each(state, seat, action, events):
+        if state["finished"] or chooser.random() > 0.15:
+            return
+        turn = state["turn"]
+        other = _counterfactual(state, _hidden_slots(state, turn), chooser)
+        assert _answers(state, turn) == _answers(other, turn)
 
     harness.random_playout(GAME, players, {"special_cards": special}, seed=seed, each_step=each)

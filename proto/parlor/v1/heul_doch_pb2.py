@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19parlor/v1/heul_doch.proto\x12\tparlor.v1\"g\n\x0fHeulDochOptions\x12\x1a\n\rspecial_cards\x18\x01 \x01(\x08H\x00\x88\x01\x01\x12\x17\n\nfirst_seat\x18\x02 \x01(\x05H\x01\x88\x01\x01\x42\x10\n\x0e_special_cardsB\r\n\x0b_first_seat\"p\n\x0cHeulDochCard\x12\x13\n\x06\x63olour\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x13\n\x06number\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x14\n\x07special\x18\x03 \x01(\tH\x02\x88\x01\x01\x42\t\n\x07_colourB\t\n\x07_numberB\n\n\x08_special\"H\n\x10HeulDochPileCard\x12\r\n\x05onion\x18\x01 \x01(\x08\x12%\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\"\xa6\x04\n\x0eHeulDochAction\x12\x33\n\x07\x66\x61\x63\x65_up\x18\x01 \x01(\x0b\x32 .parlor.v1.HeulDochAction.FaceUpH\x00\x12\x30\n\x05onion\x18\x02 \x01(\x0b\x32\x1f.parlor.v1.HeulDochAction.OnionH\x00\x12\x36\n\x08\x63\x61tapult\x18\x03 \x01(\x0b\x32\".parlor.v1.HeulDochAction.CatapultH\x00\x12;\n\x0b\x62\x65\x61\x63h_towel\x18\x04 \x01(\x0b\x32$.parlor.v1.HeulDochAction.BeachTowelH\x00\x12\x36\n\x08\x63\x61rousel\x18\x05 \x01(\x0b\x32\".parlor.v1.HeulDochAction.CarouselH\x00\x12\x36\n\x08werewolf\x18\x06 \x01(\x0b\x32\".parlor.v1.HeulDochAction.WerewolfH\x00\x1a=\n\x06\x46\x61\x63\x65Up\x12%\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\x12\x0c\n\x04pile\x18\x02 \x01(\t\x1a.\n\x05Onion\x12%\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\x1a\n\n\x08\x43\x61tapult\x1a\x1a\n\nBeachTowel\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\x1d\n\x08\x43\x61rousel\x12\x11\n\tdirection\x18\x01 \x01(\t\x1a\n\n\x08WerewolfB\x06\n\x04kind\"\xfa\x01\n\x0cHeulDochView\x12+\n\x07options\x18\x01 \x01(\x0b\x32\x1a.parlor.v1.HeulDochOptions\x12%\n\x04hand\x18\x02 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.parlor.v1.HeulDochSeat\x12\x11\n\tdraw_pile\x18\x04 \x01(\x05\x12-\n\x0cspecial_pile\x18\x05 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x12\x11\n\x04turn\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08\x66inished\x18\x07 \x01(\x08\x42\x07\n\x05_turn\"\xf5\x01\n\x0cHeulDochSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x13\n\x0bpile_height\x18\x03 \x01(\x05\x12\x0e\n\x06onions\x18\x04 \x01(\x05\x12(\n\x03top\x18\x05 \x01(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\x12)\n\x04pile\x18\x06 \x03(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\x12\x12\n\x05score\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08\x64\x65valued\x18\x08 \x03(\x05\x12\x11\n\x04lost\x18\t \x01(\x05H\x01\x88\x01\x01\x42\x08\n\x06_scoreB\x07\n\x05_lost\"E\n\x0bHeulDochTop\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12(\n\x03top\x18\x02 \x01(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\"G\n\x10HeulDochSeatCard\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\"\x88\x01\n\x0eHeulDochResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0c\n\x04lost\x18\x03 \x01(\x05\x12\x0e\n\x06onions\x18\x04 \x01(\x05\x12\x10\n\x08\x64\x65valued\x18\x05 \x03(\x05\x12)\n\x04pile\x18\x06 \x03(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\"\xd9\x07\n\rHeulDochEvent\x12/\n\x05\x64\x65\x61lt\x18\x01 \x01(\x0b\x32\x1e.parlor.v1.HeulDochEvent.DealtH\x00\x12:\n\x0b\x63\x61rd_played\x18\x02 \x01(\x0b\x32#.parlor.v1.HeulDochEvent.CardPlayedH\x00\x12\x38\n\nonion_laid\x18\x03 \x01(\x0b\x32\".parlor.v1.HeulDochEvent.OnionLaidH\x00\x12@\n\x0especial_played\x18\x04 \x01(\x0b\x32&.parlor.v1.HeulDochEvent.SpecialPlayedH\x00\x12:\n\x0b\x63\x61rds_drawn\x18\x05 \x01(\x0b\x32#.parlor.v1.HeulDochEvent.CardsDrawnH\x00\x12\x36\n\tgame_over\x18\x06 \x01(\x0b\x32!.parlor.v1.HeulDochEvent.GameOverH\x00\x1a{\n\x05\x44\x65\x61lt\x12$\n\x04tops\x18\x01 \x03(\x0b\x32\x16.parlor.v1.HeulDochTop\x12\x12\n\nfirst_seat\x18\x02 \x01(\x05\x12\x11\n\tdraw_pile\x18\x03 \x01(\x05\x12%\n\x04hand\x18\x04 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x1aO\n\nCardPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\x12\x0c\n\x04onto\x18\x03 \x01(\x05\x1a\x19\n\tOnionLaid\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\xca\x01\n\rSpecialPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07special\x18\x02 \x01(\t\x12\x13\n\x06target\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tdirection\x18\x04 \x01(\tH\x01\x88\x01\x01\x12.\n\tdiscarded\x18\x05 \x03(\x0b\x32\x1b.parlor.v1.HeulDochSeatCard\x12$\n\x04tops\x18\x06 \x03(\x0b\x32\x16.parlor.v1.HeulDochTopB\t\n\x07_targetB\x0c\n\n_direction\x1a\x64\n\nCardsDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\x11\n\tdraw_pile\x18\x03 \x01(\x05\x12&\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x1aG\n\x08GameOver\x12*\n\x07results\x18\x01 \x03(\x0b\x32\x19.parlor.v1.HeulDochResult\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x42\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19parlor/v1/heul_doch.proto\x12\tparlor.v1\"g\n\x0fHeulDochOptions\x12\x1a\n\rspecial_cards\x18\x01 \x01(\x08H\x00\x88\x01\x01\x12\x17\n\nfirst_seat\x18\x02 \x01(\x05H\x01\x88\x01\x01\x42\x10\n\x0e_special_cardsB\r\n\x0b_first_seat\"p\n\x0cHeulDochCard\x12\x13\n\x06\x63olour\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x13\n\x06number\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x14\n\x07special\x18\x03 \x01(\tH\x02\x88\x01\x01\x42\t\n\x07_colourB\t\n\x07_numberB\n\n\x08_special\"H\n\x10HeulDochPileCard\x12\r\n\x05onion\x18\x01 \x01(\x08\x12%\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\"\xb4\x04\n\x0eHeulDochAction\x12\x33\n\x07\x66\x61\x63\x65_up\x18\x01 \x01(\x0b\x32 .parlor.v1.HeulDochAction.FaceUpH\x00\x12\x30\n\x05onion\x18\x02 \x01(\x0b\x32\x1f.parlor.v1.HeulDochAction.OnionH\x00\x12\x36\n\x08\x63\x61tapult\x18\x03 \x01(\x0b\x32\".parlor.v1.HeulDochAction.CatapultH\x00\x12;\n\x0b\x62\x65\x61\x63h_towel\x18\x04 \x01(\x0b\x32$.parlor.v1.HeulDochAction.BeachTowelH\x00\x12\x36\n\x08\x63\x61rousel\x18\x05 \x01(\x0b\x32\".parlor.v1.HeulDochAction.CarouselH\x00\x12\x36\n\x08werewolf\x18\x06 \x01(\x0b\x32\".parlor.v1.HeulDochAction.WerewolfH\x00\x1a=\n\x06\x46\x61\x63\x65Up\x12%\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\x12\x0c\n\x04pile\x18\x02 \x01(\t\x1a.\n\x05Onion\x12%\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\x1a\n\n\x08\x43\x61tapult\x1a(\n\nBeachTowel\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\x1a\x1d\n\x08\x43\x61rousel\x12\x11\n\tdirection\x18\x01 \x01(\t\x1a\n\n\x08WerewolfB\x06\n\x04kind\"\xfa\x01\n\x0cHeulDochView\x12+\n\x07options\x18\x01 \x01(\x0b\x32\x1a.parlor.v1.HeulDochOptions\x12%\n\x04hand\x18\x02 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.parlor.v1.HeulDochSeat\x12\x11\n\tdraw_pile\x18\x04 \x01(\x05\x12-\n\x0cspecial_pile\x18\x05 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x12\x11\n\x04turn\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08\x66inished\x18\x07 \x01(\x08\x42\x07\n\x05_turn\"\xf5\x01\n\x0cHeulDochSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x13\n\x0bpile_height\x18\x03 \x01(\x05\x12\x0e\n\x06onions\x18\x04 \x01(\x05\x12(\n\x03top\x18\x05 \x01(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\x12)\n\x04pile\x18\x06 \x03(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\x12\x12\n\x05score\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08\x64\x65valued\x18\x08 \x03(\x05\x12\x11\n\x04lost\x18\t \x01(\x05H\x01\x88\x01\x01\x42\x08\n\x06_scoreB\x07\n\x05_lost\"E\n\x0bHeulDochTop\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12(\n\x03top\x18\x02 \x01(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\"G\n\x10HeulDochSeatCard\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\"\x88\x01\n\x0eHeulDochResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0c\n\x04lost\x18\x03 \x01(\x05\x12\x0e\n\x06onions\x18\x04 \x01(\x05\x12\x10\n\x08\x64\x65valued\x18\x05 \x03(\x05\x12)\n\x04pile\x18\x06 \x03(\x0b\x32\x1b.parlor.v1.HeulDochPileCard\"\xd9\x07\n\rHeulDochEvent\x12/\n\x05\x64\x65\x61lt\x18\x01 \x01(\x0b\x32\x1e.parlor.v1.HeulDochEvent.DealtH\x00\x12:\n\x0b\x63\x61rd_played\x18\x02 \x01(\x0b\x32#.parlor.v1.HeulDochEvent.CardPlayedH\x00\x12\x38\n\nonion_laid\x18\x03 \x01(\x0b\x32\".parlor.v1.HeulDochEvent.OnionLaidH\x00\x12@\n\x0especial_played\x18\x04 \x01(\x0b\x32&.parlor.v1.HeulDochEvent.SpecialPlayedH\x00\x12:\n\x0b\x63\x61rds_drawn\x18\x05 \x01(\x0b\x32#.parlor.v1.HeulDochEvent.CardsDrawnH\x00\x12\x36\n\tgame_over\x18\x06 \x01(\x0b\x32!.parlor.v1.HeulDochEvent.GameOverH\x00\x1a{\n\x05\x44\x65\x61lt\x12$\n\x04tops\x18\x01 \x03(\x0b\x32\x16.parlor.v1.HeulDochTop\x12\x12\n\nfirst_seat\x18\x02 \x01(\x05\x12\x11\n\tdraw_pile\x18\x03 \x01(\x05\x12%\n\x04hand\x18\x04 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x1aO\n\nCardPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x17.parlor.v1.HeulDochCard\x12\x0c\n\x04onto\x18\x03 \x01(\x05\x1a\x19\n\tOnionLaid\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a\xca\x01\n\rSpecialPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07special\x18\x02 \x01(\t\x12\x13\n\x06target\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x16\n\tdirection\x18\x04 \x01(\tH\x01\x88\x01\x01\x12.\n\tdiscarded\x18\x05 \x03(\x0b\x32\x1b.parlor.v1.HeulDochSeatCard\x12$\n\x04tops\x18\x06 \x03(\x0b\x32\x16.parlor.v1.HeulDochTopB\t\n\x07_targetB\x0c\n\n_direction\x1a\x64\n\nCardsDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\x11\n\tdraw_pile\x18\x03 \x01(\x05\x12&\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x17.parlor.v1.HeulDochCard\x1aG\n\x08GameOver\x12*\n\x07results\x18\x01 \x03(\x0b\x32\x19.parlor.v1.HeulDochResult\x12\x0f\n\x07winners\x18\x02 \x03(\x05\x42\x06\n\x04kindb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,7 +38,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HEULDOCHPILECARD']._serialized_start=259
   _globals['_HEULDOCHPILECARD']._serialized_end=331
   _globals['_HEULDOCHACTION']._serialized_start=334
-  _globals['_HEULDOCHACTION']._serialized_end=884
+  _globals['_HEULDOCHACTION']._serialized_end=898
   _globals['_HEULDOCHACTION_FACEUP']._serialized_start=684
   _globals['_HEULDOCHACTION_FACEUP']._serialized_end=745
   _globals['_HEULDOCHACTION_ONION']._serialized_start=747
@@ -46,33 +46,33 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HEULDOCHACTION_CATAPULT']._serialized_start=795
   _globals['_HEULDOCHACTION_CATAPULT']._serialized_end=805
   _globals['_HEULDOCHACTION_BEACHTOWEL']._serialized_start=807
-  _globals['_HEULDOCHACTION_BEACHTOWEL']._serialized_end=833
-  _globals['_HEULDOCHACTION_CAROUSEL']._serialized_start=835
-  _globals['_HEULDOCHACTION_CAROUSEL']._serialized_end=864
-  _globals['_HEULDOCHACTION_WEREWOLF']._serialized_start=866
-  _globals['_HEULDOCHACTION_WEREWOLF']._serialized_end=876
-  _globals['_HEULDOCHVIEW']._serialized_start=887
-  _globals['_HEULDOCHVIEW']._serialized_end=1137
-  _globals['_HEULDOCHSEAT']._serialized_start=1140
-  _globals['_HEULDOCHSEAT']._serialized_end=1385
-  _globals['_HEULDOCHTOP']._serialized_start=1387
-  _globals['_HEULDOCHTOP']._serialized_end=1456
-  _globals['_HEULDOCHSEATCARD']._serialized_start=1458
-  _globals['_HEULDOCHSEATCARD']._serialized_end=1529
-  _globals['_HEULDOCHRESULT']._serialized_start=1532
-  _globals['_HEULDOCHRESULT']._serialized_end=1668
-  _globals['_HEULDOCHEVENT']._serialized_start=1671
-  _globals['_HEULDOCHEVENT']._serialized_end=2656
-  _globals['_HEULDOCHEVENT_DEALT']._serialized_start=2037
-  _globals['_HEULDOCHEVENT_DEALT']._serialized_end=2160
-  _globals['_HEULDOCHEVENT_CARDPLAYED']._serialized_start=2162
-  _globals['_HEULDOCHEVENT_CARDPLAYED']._serialized_end=2241
-  _globals['_HEULDOCHEVENT_ONIONLAID']._serialized_start=2243
-  _globals['_HEULDOCHEVENT_ONIONLAID']._serialized_end=2268
-  _globals['_HEULDOCHEVENT_SPECIALPLAYED']._serialized_start=2271
-  _globals['_HEULDOCHEVENT_SPECIALPLAYED']._serialized_end=2473
-  _globals['_HEULDOCHEVENT_CARDSDRAWN']._serialized_start=2475
-  _globals['_HEULDOCHEVENT_CARDSDRAWN']._serialized_end=2575
-  _globals['_HEULDOCHEVENT_GAMEOVER']._serialized_start=2577
-  _globals['_HEULDOCHEVENT_GAMEOVER']._serialized_end=2648
+  _globals['_HEULDOCHACTION_BEACHTOWEL']._serialized_end=847
+  _globals['_HEULDOCHACTION_CAROUSEL']._serialized_start=849
+  _globals['_HEULDOCHACTION_CAROUSEL']._serialized_end=878
+  _globals['_HEULDOCHACTION_WEREWOLF']._serialized_start=880
+  _globals['_HEULDOCHACTION_WEREWOLF']._serialized_end=890
+  _globals['_HEULDOCHVIEW']._serialized_start=901
+  _globals['_HEULDOCHVIEW']._serialized_end=1151
+  _globals['_HEULDOCHSEAT']._serialized_start=1154
+  _globals['_HEULDOCHSEAT']._serialized_end=1399
+  _globals['_HEULDOCHTOP']._serialized_start=1401
+  _globals['_HEULDOCHTOP']._serialized_end=1470
+  _globals['_HEULDOCHSEATCARD']._serialized_start=1472
+  _globals['_HEULDOCHSEATCARD']._serialized_end=1543
+  _globals['_HEULDOCHRESULT']._serialized_start=1546
+  _globals['_HEULDOCHRESULT']._serialized_end=1682
+  _globals['_HEULDOCHEVENT']._serialized_start=1685
+  _globals['_HEULDOCHEVENT']._serialized_end=2670
+  _globals['_HEULDOCHEVENT_DEALT']._serialized_start=2051
+  _globals['_HEULDOCHEVENT_DEALT']._serialized_end=2174
+  _globals['_HEULDOCHEVENT_CARDPLAYED']._serialized_start=2176
+  _globals['_HEULDOCHEVENT_CARDPLAYED']._serialized_end=2255
+  _globals['_HEULDOCHEVENT_ONIONLAID']._serialized_start=2257
+  _globals['_HEULDOCHEVENT_ONIONLAID']._serialized_end=2282
+  _globals['_HEULDOCHEVENT_SPECIALPLAYED']._serialized_start=2285
+  _globals['_HEULDOCHEVENT_SPECIALPLAYED']._serialized_end=2487
+  _globals['_HEULDOCHEVENT_CARDSDRAWN']._serialized_start=2489
+  _globals['_HEULDOCHEVENT_CARDSDRAWN']._serialized_end=2589
+  _globals['_HEULDOCHEVENT_GAMEOVER']._serialized_start=2591
+  _globals['_HEULDOCHEVENT_GAMEOVER']._serialized_end=2662
 # @@protoc_insertion_point(module_scope)
