@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from google.protobuf import json_format
 
 from service import wire
-from service.games.base import OptionError
+from service.games.base import OptionError, RulesError
 from service.games.heck import CRITTERS, GAME, HECK_CARDS, SNAKES
 from service.games.rng import Rng
 from tests.games import harness
@@ -170,6 +173,10 @@ def test_bets_must_place_every_egg_within_capacity():
     harness.rejected(GAME, state, 0, bet(chomp=2, heck=1), rng, "OVER_CAPACITY")
     harness.rejected(GAME, state, 0, {**SAFE, "heck": 3}, rng, "SAFE_BET_HAS_EGGS")
     harness.rejected(GAME, state, 0, bet(), rng, "EGGS_UNPLACED")
+    harness.rejected(GAME, state, 0, {}, rng, "EGGS_UNPLACED")  # an empty message: no pass
+    harness.rejected(GAME, state, 0, {"safe": False}, rng, "EGGS_UNPLACED")
+    harness.rejected(GAME, state, 0, {"hiss": 2**70, "heck": 1}, rng, "OVER_CAPACITY")
+    harness.rejected(GAME, state, 0, {"heck": 2**70}, rng, "NOT_ENOUGH_EGGS")
     harness.rejected(GAME, state, 0, bet(slither=-1, heck=4), rng, "NEGATIVE_EGGS")
     for malformed in ("safe", None, [1], {"safe": 1}, {"hiss": "1", "heck": 2},
                       {"heck": True}, {"heck": 3, "pass": 1}, {"heck": 3.0}):
@@ -743,6 +750,27 @@ def counterfactual(state, viewer, keep, chooser: random.Random):
     return other
 
 
+def probe_action(chooser: random.Random) -> dict:
+    """A bet to try, legal or not: counts -1..7, sometimes a field missing."""
+    action = {"safe": chooser.random() < 0.2, **{f: chooser.choice([-1, 0, 0, 1, 2, 3, 7])
+                                                 for f in ("hiss", "slither", "chomp", "heck")}}
+    if chooser.random() < 0.2:
+        del action[chooser.choice(list(action))]
+    return action
+
+
+def attempt(state, seat, action):
+    """What `seat` learns from trying `action`: accepted, or the error's reason,
+    message and details (nothing changes either way)."""
+    try:
+        if seat not in GAME.to_act(state):
+            raise GAME.turn_error(state, seat)
+        GAME.check(state, seat, action)
+    except RulesError as exc:
+        return exc.reason, exc.message, exc.details
+    return "accepted"
+
+
 @settings(max_examples=100, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 10**9))
 def test_views_legal_actions_and_events_leak_nothing(players, seed):
@@ -756,6 +784,9 @@ def test_views_legal_actions_and_events_leak_nothing(players, seed):
             keep = actor if len(to_act) > 1 else None
             other = counterfactual(state, viewer, keep, chooser)
             harness.assert_same_for(GAME, viewer, state, other)
+            if viewer is not None:  # its errors, too, depend only on what it may see
+                probe = probe_action(chooser)
+                assert attempt(state, viewer, probe) == attempt(other, viewer, probe)
             if keep is not None:  # a bet that does not trigger the reveal
                 # Others cannot tell this bet from any other the actor could make.
                 other_action = action if viewer == actor else \
@@ -780,3 +811,143 @@ def test_view_before_the_reveal_hides_other_snakes_and_bets():
     assert [s["committed"] for s in theirs["seats"]] == [False, True, False]
     text = str(wire.to_plain(wire.to_message("heck", "view", theirs)))
     assert "chomp': 3" not in text
+
+
+# ---- more rules pinned from explicit arrangements -------------------------------------
+
+
+def test_eggs_stay_with_their_seat_between_rounds():
+    state, rng = game(slots=heck_only("flip") + [None], critter_deck=heck_only("bleep"))
+    play_round(state, rng, SAFE, bet(heck=3))
+    assert GAME.view(state, None)["seats"][0]["eggs"] == 4 and state["brown"] == [1, 0]
+    # Round 2: every listed bet of seat 0 places all 4 of its eggs (both colours alike).
+    assert all(sum(a[f] for f in ("hiss", "slither", "chomp", "heck")) == 4
+               for a in GAME.legal(state, 0)[1:])
+    harness.play(GAME, state, 0, bet(heck=4), rng)
+
+
+def test_bets_are_fixed_at_the_reveal_eggs_lost_while_drawing_change_no_bet():
+    target = critter("bleep", "hiss 2")
+    state, rng = game(slots=[target, None, None], critter_deck=heck_only("flip"),
+                      heck_deck=cards("cracked_egg")[:1], heck_discard=cards("cracked_egg")[1:])
+    events = play_round(state, rng, bet(hiss=2, heck=1), bet(hiss=1, heck=2))
+    # Seat 1 draws first (most on heck), then seat 0 drops to 2 eggs: its 2 on hiss still count.
+    assert [(e["seat"], e["eggs"]) for e in of(events, "egg_returned")] == [(1, 2), (1, 1), (0, 2)]
+    assert of(events, "critter_befriended")[0]["seat"] == 0 and state["friends"][0] == [target]
+
+
+def test_a_slot_the_critter_deck_cannot_fill_stays_empty():
+    won, stays = critter("bleep", "hiss"), heck_only("flip")[0]
+    last = critter("block", "chomp")
+    state, rng = game(slots=[won, critter("flip", "slither"), stays], critter_deck=[last])
+    events = play_round(state, rng, bet(hiss=1, slither=1, heck=1), bet(heck=3))
+    assert state["friends"][0] == [won, critter("flip", "slither")]
+    assert of(events, "slot_refilled") == [{"slot": 1, "critter": view_critter(last)}]
+    assert state["slots"] == [last, None, stays] and not state["finished"]
+    assert GAME.view(state, None)["slots"][1] == {"slot": 2, "critter": None}
+
+
+def test_held_cards_are_not_reshuffled_into_the_heck_deck():
+    snail = heck_only("flip")[0]
+    held = cards("friendship", "flip")[0]
+    found = cards("found_egg")[0]
+    state, rng = game(eggs=[1, 1], slots=[critter("bleep", "hiss"), critter("flip", "hiss"),
+                                          critter("block", "hiss")],
+                      critter_deck=[snail], held=[[1, held]], heck_discard=[found])
+    events = play_round(state, rng, bet(heck=1), bet(heck=1))
+    assert of(events, "deck_reshuffled")[0] == {"deck": "heck", "cards": 1}
+    assert state["held"] == [[1, held]] and held not in state["heck_deck"] + state["heck_discard"]
+    assert GAME.view(state, 0)["seats"][1]["held"] == [{"kind": "friendship", "word": "flip"}]
+
+
+def test_runaway_takes_the_friend_gained_last_by_any_means():
+    first, moth = critter("flip", "hiss"), heck_only("bleep")[0]
+    refill = critter("block", "hiss")
+    state, rng = game(eggs=[2, 1], friends=[[first], []],
+                      slots=[moth, critter("bleep", "slither 2"), critter("flip", "chomp 2")],
+                      critter_deck=[refill],
+                      heck_deck=[cards("friendship", "bleep")[0], cards("runaway")[0]])
+    events = play_round(state, rng, bet(heck=2), bet(heck=1))
+    assert of(events, "critter_lost") == [
+        {"seat": 0, "critter": view_critter(moth), "cause": "runaway", "by_seat": 0}]
+    assert state["friends"][0] == [first] and state["critter_deck"] == [moth]
+    assert state["slots"] == [refill, critter("bleep", "slither 2"), critter("flip", "chomp 2")]
+
+
+def test_a_win_that_is_both_five_friends_and_a_clique_is_reported_as_friends():
+    four = [critter("bleep", "hiss"), critter("bleep", "slither"),
+            critter("flip", "hiss"), critter("flip", "slither")]
+    state, rng = game(friends=[four, []], slots=[critter("bleep", "chomp"), None, None],
+                      critter_deck=heck_only("block"))
+    events = play_round(state, rng, bet(chomp=1, heck=2), bet(heck=3))
+    assert events[-1] == {"game_ended": {"reason": "friends", "winners": [0], "word": None}}
+
+
+def test_the_game_ends_after_the_last_round_with_the_marker_moved():
+    state, rng = game(options={"max_rounds": 1}, slots=heck_only("flip") + [None])
+    events = play_round(state, rng, SAFE, SAFE)
+    assert kinds(events)[-1] == "game_ended" and "round_started" not in kinds(events)
+    assert state["snakes"] == [None, None] and len(state["snake_discard"]) == 2
+    view = GAME.view(state, 0)
+    assert (view["round"], view["first_player"], view["snake"]) == (1, 1, None)
+
+
+# ---- robustness ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [True, False, 1.0, 0.0, -1, 2, None, "1", [0], 2**70])
+def test_seats_that_are_not_seat_numbers_are_rejected(seat):
+    state, rng = game()
+    harness.rejected(GAME, state, seat, SAFE, rng, "UNKNOWN_SEAT")
+    assert GAME.legal(state, seat) == []
+    assert GAME.view(state, seat) == GAME.view(state, None)
+
+
+def test_every_candidate_bet_is_accepted_exactly_when_listed():
+    """Brute force: every snake, 1-7 eggs (and no snake at all), every combination
+    of safe and 0-4 eggs per attribute, 0-8 on heck."""
+    candidates = [{"safe": safe, "hiss": h, "slither": s, "chomp": c, "heck": k}
+                  for safe in (False, True) for h in range(5) for s in range(5)
+                  for c in range(5) for k in range(9)]
+    shapes = sorted({(s["hiss"], s["slither"], s["chomp"]) for s in SNAKES})
+    for spec in [*shapes, None]:
+        for eggs in range(1, 8):
+            state, _ = game(snakes=[spec or ALL_SNAKE, ALL_SNAKE], eggs=[eggs, 3])
+            if spec is None:
+                state["snake_deck"].append(state["snakes"][0])
+                state["snakes"][0] = None
+            legal = GAME.legal(state, 0)
+            assert len({str(a) for a in legal}) == len(legal), "duplicates"
+            accepted = []
+            for action in candidates:
+                try:
+                    GAME.check(state, 0, action)
+                except RulesError:
+                    continue
+                accepted.append(action)
+            assert sorted(map(str, accepted)) == sorted(map(str, legal)), (spec, eggs)
+
+
+def test_proto_field_names_map_to_lower_camel_case_json():
+    state, rng = game(slots=[critter("bleep", "chomp 2"), *heck_only("flip")])
+    harness.play(GAME, state, 0, bet(hiss=2, chomp=1), rng)
+    view = json_format.MessageToDict(wire.to_message("heck", "view", GAME.view(state, 0)),
+                                     always_print_fields_with_no_presence=True)
+    assert {"firstPlayer", "friendsToWin", "cliqueToWin", "supplyBrown", "critterDeckSize",
+            "snakeDeckSize", "snakeDiscardSize", "heckDeckSize", "heckDiscardSize"} <= set(view)
+    assert view["bet"] == {"safe": False, "hiss": 2, "slither": 0, "chomp": 1, "heck": 0}
+    assert view["critterDeckSize"] == 0 and view["snakeDeckSize"] == 0
+    assert view["slots"][0]["critter"]["traits"] == [{"trait": "chomp", "threshold": 2}]
+    assert view["slots"][1]["critter"]["heckOnly"] is True
+    assert view["seats"][0]["committed"] is True and view["seats"][0]["brownEggs"] == 0
+    spectator = json_format.MessageToDict(wire.to_message("heck", "view", GAME.view(state, None)))
+    assert "snake" not in spectator and "bet" not in spectator
+
+
+def test_every_proto_message_and_field_has_a_comment():
+    path = Path(__file__).resolve().parents[2] / "proto" / "parlor" / "v1" / "heck.proto"
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    declaration = re.compile(r"^(message \w+ \{|oneof \w+ \{|(optional |repeated )?[\w.]+ \w+ = \d+;)")
+    missing = [line for i, line in enumerate(lines)
+               if declaration.match(line) and not lines[i - 1].startswith("//")]
+    assert missing == []

@@ -143,7 +143,7 @@ class HeckSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., eggs: _Optional[int] = ..., brown_eggs: _Optional[int] = ..., friends: _Optional[_Iterable[_Union[HeckCritter, _Mapping]]] = ..., held: _Optional[_Iterable[_Union[HeckCard, _Mapping]]] = ..., committed: _Optional[bool] = ...) -> None: ...
 
 class HeckView(_message.Message):
-    __slots__ = ("options", "round", "first_player", "finished", "end_reason", "friends_to_win", "clique_to_win", "supply", "supply_brown", "slots", "critter_deck", "snake_deck", "snake_discard", "heck_deck", "heck_discard", "snake", "bet", "seats", "held", "last_reveal")
+    __slots__ = ("options", "round", "first_player", "finished", "end_reason", "friends_to_win", "clique_to_win", "supply", "supply_brown", "slots", "critter_deck_size", "snake_deck_size", "snake_discard_size", "heck_deck_size", "heck_discard_size", "snake", "bet", "seats", "held", "last_reveal")
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -154,11 +154,11 @@ class HeckView(_message.Message):
     SUPPLY_FIELD_NUMBER: _ClassVar[int]
     SUPPLY_BROWN_FIELD_NUMBER: _ClassVar[int]
     SLOTS_FIELD_NUMBER: _ClassVar[int]
-    CRITTER_DECK_FIELD_NUMBER: _ClassVar[int]
-    SNAKE_DECK_FIELD_NUMBER: _ClassVar[int]
-    SNAKE_DISCARD_FIELD_NUMBER: _ClassVar[int]
-    HECK_DECK_FIELD_NUMBER: _ClassVar[int]
-    HECK_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    CRITTER_DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SNAKE_DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SNAKE_DISCARD_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HECK_DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HECK_DISCARD_SIZE_FIELD_NUMBER: _ClassVar[int]
     SNAKE_FIELD_NUMBER: _ClassVar[int]
     BET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -174,17 +174,17 @@ class HeckView(_message.Message):
     supply: int
     supply_brown: int
     slots: _containers.RepeatedCompositeFieldContainer[HeckSlot]
-    critter_deck: int
-    snake_deck: int
-    snake_discard: int
-    heck_deck: int
-    heck_discard: int
+    critter_deck_size: int
+    snake_deck_size: int
+    snake_discard_size: int
+    heck_deck_size: int
+    heck_discard_size: int
     snake: HeckSnake
     bet: HeckBet
     seats: _containers.RepeatedCompositeFieldContainer[HeckSeat]
     held: _containers.RepeatedCompositeFieldContainer[HeckHeldCard]
     last_reveal: HeckReveal
-    def __init__(self, options: _Optional[_Union[HeckOptions, _Mapping]] = ..., round: _Optional[int] = ..., first_player: _Optional[int] = ..., finished: _Optional[bool] = ..., end_reason: _Optional[str] = ..., friends_to_win: _Optional[int] = ..., clique_to_win: _Optional[int] = ..., supply: _Optional[int] = ..., supply_brown: _Optional[int] = ..., slots: _Optional[_Iterable[_Union[HeckSlot, _Mapping]]] = ..., critter_deck: _Optional[int] = ..., snake_deck: _Optional[int] = ..., snake_discard: _Optional[int] = ..., heck_deck: _Optional[int] = ..., heck_discard: _Optional[int] = ..., snake: _Optional[_Union[HeckSnake, _Mapping]] = ..., bet: _Optional[_Union[HeckBet, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[HeckSeat, _Mapping]]] = ..., held: _Optional[_Iterable[_Union[HeckHeldCard, _Mapping]]] = ..., last_reveal: _Optional[_Union[HeckReveal, _Mapping]] = ...) -> None: ...
+    def __init__(self, options: _Optional[_Union[HeckOptions, _Mapping]] = ..., round: _Optional[int] = ..., first_player: _Optional[int] = ..., finished: _Optional[bool] = ..., end_reason: _Optional[str] = ..., friends_to_win: _Optional[int] = ..., clique_to_win: _Optional[int] = ..., supply: _Optional[int] = ..., supply_brown: _Optional[int] = ..., slots: _Optional[_Iterable[_Union[HeckSlot, _Mapping]]] = ..., critter_deck_size: _Optional[int] = ..., snake_deck_size: _Optional[int] = ..., snake_discard_size: _Optional[int] = ..., heck_deck_size: _Optional[int] = ..., heck_discard_size: _Optional[int] = ..., snake: _Optional[_Union[HeckSnake, _Mapping]] = ..., bet: _Optional[_Union[HeckBet, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[HeckSeat, _Mapping]]] = ..., held: _Optional[_Iterable[_Union[HeckHeldCard, _Mapping]]] = ..., last_reveal: _Optional[_Union[HeckReveal, _Mapping]] = ...) -> None: ...
 
 class HeckEvent(_message.Message):
     __slots__ = ("round_started", "deck_reshuffled", "bet_committed", "bets_revealed", "egg_taken", "egg_returned", "heck_card_drawn", "card_held", "held_card_discarded", "critter_befriended", "critter_unclaimed", "critter_lost", "no_effect", "stampede", "slot_refilled", "game_ended")

@@ -191,12 +191,13 @@ class Heck(Game):
         return [seat for seat, bet in enumerate(state["bets"]) if bet is None]
 
     def turn_error(self, state: State, seat: int) -> RulesError:
-        if not isinstance(seat, int) or isinstance(seat, bool) or \
-                not 0 <= seat < state["players"]:
-            return RulesError("UNKNOWN_SEAT", f"There is no seat {seat!r} in this game.")
+        if not _is_seat(state, seat):
+            return _unknown_seat(seat)
         return RulesError("ALREADY_COMMITTED", "You have already placed your eggs this round.")
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        if not _is_seat(state, seat):  # True == 1 and 1.0 == 1 pass `seat in to_act`
+            return []
         eggs = _eggs(state, seat)
         cap = _capacities(state, seat)
         actions = [{"safe": True, "hiss": 0, "slither": 0, "chomp": 0, "heck": 0}]
@@ -208,6 +209,8 @@ class Heck(Game):
         return actions
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
+        if not _is_seat(state, seat):
+            raise _unknown_seat(seat)
         bet = _parse_bet(action)
         eggs = _eggs(state, seat)
         if bet["safe"]:
@@ -430,7 +433,7 @@ class Heck(Game):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         n = state["players"]
-        own = seat is not None and 0 <= seat < n
+        own = _is_seat(state, seat)
         snake = state["snakes"][seat] if own else None
         bet = state["bets"][seat] if own else None
         seats = []
@@ -456,11 +459,11 @@ class Heck(Game):
             "supply_brown": state["supply_brown"],
             "slots": [{"slot": i + 1, "critter": None if cid is None else _critter(cid)}
                       for i, cid in enumerate(state["slots"])],
-            "critter_deck": len(state["critter_deck"]),
-            "snake_deck": len(state["snake_deck"]),
-            "snake_discard": len(state["snake_discard"]),
-            "heck_deck": len(state["heck_deck"]),
-            "heck_discard": len(state["heck_discard"]),
+            "critter_deck_size": len(state["critter_deck"]),
+            "snake_deck_size": len(state["snake_deck"]),
+            "snake_discard_size": len(state["snake_discard"]),
+            "heck_deck_size": len(state["heck_deck"]),
+            "heck_discard_size": len(state["heck_discard"]),
             "snake": None if snake is None else dict(SNAKES[snake]),
             "bet": None if bet is None else dict(bet),
             "seats": seats,
@@ -499,6 +502,16 @@ def _parse_bet(action: Any) -> dict[str, Any]:
             raise RulesError("NEGATIVE_EGGS", f"`{field}` cannot be negative ({value}).")
         bet[field] = value
     return bet
+
+
+def _is_seat(state: State, seat: Any) -> bool:
+    """A real seat number of this game (not a bool, float or string that compares
+    equal to one)."""
+    return type(seat) is int and 0 <= seat < state["players"]
+
+
+def _unknown_seat(seat: Any) -> RulesError:
+    return RulesError("UNKNOWN_SEAT", f"There is no seat {seat!r} in this game.")
 
 
 def _eggs(state: State, seat: int) -> int:
