@@ -16,6 +16,7 @@ import json
 import logging
 import re
 import secrets
+import struct
 import time
 from typing import Any
 
@@ -37,6 +38,8 @@ MAX_SEED_LENGTH = 256
 MAX_NAME_LENGTH = 64
 _MATCH_ID = re.compile(r"[a-z2-7]{24}")
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,128}")
+# An idempotency record: request fingerprint, version after, first and last event.
+_IDEM_RECORD = struct.Struct(">16sIII")
 
 
 def new_match_id() -> str:
@@ -176,7 +179,7 @@ class Matches:
             raise ParlorError("INVALID_ACTION", "The request names no action.")
         if not token:
             raise ParlorError("TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
-        idem_field = f"{token_hash(token)[:16]}:{key}" if key else ""
+        idem_field = f"{token_hash(token)[:8]}:{key}" if key else ""
         fingerprint = _fingerprint(request)
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
@@ -218,8 +221,8 @@ class Matches:
             first = record.last_event + 1
             idem = None
             if key:
-                idem = (idem_field, json.dumps({"h": fingerprint, "v": stored.version + 1, "f": first,
-                                                "l": first + len(events) - 1}).encode())
+                idem = (idem_field, _IDEM_RECORD.pack(fingerprint, stored.version + 1, first,
+                                                      first + len(events) - 1))
             try:
                 built = self._commit(record, stored.version, events,
                                      action=json.dumps([seat, action], separators=(",", ":")).encode(),
@@ -242,15 +245,14 @@ class Matches:
     def _replay(self, record: Record, version: int, seat: int, stored: bytes,
                 fingerprint: str) -> pb.SubmitActionResponse:
         """The first response to an idempotent request, rebuilt without writing."""
-        first = json.loads(stored)
-        if first["h"] != fingerprint:
+        first_fingerprint, at_version, first, last = _IDEM_RECORD.unpack(stored)
+        if first_fingerprint != fingerprint:
             raise ParlorError("IDEMPOTENCY_KEY_REUSED",
                               "This idempotency key was used for a different request on this match.")
-        if first["v"] != version:
-            record = self._rebuild(record, first["v"])
-        raw = self.store.events(record.match_id, first["f"] - 1, first["l"] - first["f"] + 1, seat,
-                                until=first["l"])
-        return pb.SubmitActionResponse(match=self._view(record, first["v"], seat),
+        if at_version != version:
+            record = self._rebuild(record, at_version)
+        raw = self.store.events(record.match_id, first - 1, last - first + 1, seat, until=last)
+        return pb.SubmitActionResponse(match=self._view(record, at_version, seat),
                                        events=[pb.Event.FromString(data) for data in raw])
 
     def _rebuild(self, record: Record, version: int) -> Record:
@@ -367,11 +369,11 @@ def _result(outcome) -> dict[str, list[int]]:
     return {"scores": list(outcome.scores), "winners": list(outcome.winners)}
 
 
-def _fingerprint(request: pb.SubmitActionRequest) -> str:
+def _fingerprint(request: pb.SubmitActionRequest) -> bytes:
     """What makes two requests "the same body" for idempotency."""
     body = request.action.SerializeToString(deterministic=True)
     expected = str(request.expected_version) if request.HasField("expected_version") else "-"
-    return hashlib.sha256(body + b"|" + expected.encode()).hexdigest()[:32]
+    return hashlib.sha256(body + b"|" + expected.encode()).digest()[:16]
 
 
 def _checked_id(match_id: str) -> str:

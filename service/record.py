@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from parlor.v1 import parlor_pb2 as pb
@@ -43,7 +43,7 @@ class Record:
         return self.status == pb.FINISHED
 
     def encode(self) -> bytes:
-        raw = json.dumps(asdict(self), separators=(",", ":")).encode()
+        raw = json.dumps(self.__dict__, separators=(",", ":")).encode()
         if len(raw) >= _COMPRESS_FROM:
             return _ZLIB + zlib.compress(raw, 1)
         return _PLAIN + raw

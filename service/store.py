@@ -3,7 +3,7 @@
 Every key of a match shares the hash tag `{matchId}`, so one Lua script touches
 them atomically and the same code runs on Redis Cluster. Only Redis 6.2 commands.
 
-    parlor:{id}:state    hash   v = version, d = the match record (opaque bytes)
+    parlor:{id}:state    string b"<version>|" + the match record (opaque bytes)
     parlor:{id}:events   stream entry n-0 is event n: field p = what everybody
                                 sees, s<seat> = that seat's fuller version
     parlor:{id}:actions  list   [seat, action] per accepted action (for replays)
@@ -34,10 +34,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _COMMIT = """
-local cur = redis.call('HGET', KEYS[1], 'v')
-if cur ~= ARGV[1] then return {0, cur} end
-if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[5]) == 1 then return {2, cur} end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'd', ARGV[3])
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 0 end
+if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return 0 end
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[5]) == 1 then return 2 end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
 local i = 9
 for e = 1, tonumber(ARGV[8]) do
   local cmd = {'XADD', KEYS[2], ARGV[i]}
@@ -51,14 +52,7 @@ for e = 1, tonumber(ARGV[8]) do
 end
 if ARGV[7] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[7]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[6]) end
-for k = 1, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
-return {1, ARGV[2]}
-"""
-
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', '0', 'd', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+for k = 2, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
 return 1
 """
 
@@ -154,7 +148,6 @@ class MatchStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._commit = client.register_script(_COMMIT)
-        self._create = client.register_script(_CREATE)
 
     @_store_errors
     def ping(self) -> bool:
@@ -163,8 +156,7 @@ class MatchStore:
     @_store_errors
     def create(self, match_id: str, record: bytes, ttl_seconds: int) -> bool:
         """Stores a new match at version 0; False if the id is taken."""
-        state = keys(match_id)[0]
-        return bool(self._create(keys=[state], args=[record, ttl_seconds * 1000]))
+        return bool(self.redis.set(keys(match_id)[0], b"0|" + record, px=ttl_seconds * 1000, nx=True))
 
     @_store_errors
     @_retry_read
@@ -173,15 +165,15 @@ class MatchStore:
         round trip; None if there is no such match."""
         state, _, _, idem = keys(match_id)
         if not idempotency_field:
-            version, record = self.redis.hmget(state, "v", "d")
-            found = None
+            value, found = self.redis.get(state), None
         else:
             pipe = self.redis.pipeline(transaction=False)
-            pipe.hmget(state, "v", "d")
+            pipe.get(state)
             pipe.hget(idem, idempotency_field)
-            (version, record), found = pipe.execute()
-        if version is None or record is None:
+            value, found = pipe.execute()
+        if value is None:
             return None
+        version, _, record = value.partition(b"|")
         return Stored(int(version), record, found)
 
     @_store_errors
@@ -190,7 +182,8 @@ class MatchStore:
                idempotency: tuple[str, bytes] | None = None) -> int:
         """Writes the next version if the stored one is still `expected_version`.
         Raises Conflict (re-read and re-validate) or DuplicateKey."""
-        args: list[object] = [expected_version, expected_version + 1, record, ttl_seconds * 1000,
+        value = b"%d|%s" % (expected_version + 1, record)
+        args: list[object] = [expected_version, expected_version + 1, value, ttl_seconds * 1000,
                               idempotency[0] if idempotency else "",
                               idempotency[1] if idempotency else "", action, len(events)]
         for event in events:
@@ -198,7 +191,7 @@ class MatchStore:
             for seat, data in event.private.items():
                 fields += [f"s{seat}", data]
             args += [f"{event.number}-0", len(fields) // 2, *fields]
-        status, _ = self._commit(keys=list(keys(match_id)), args=args)
+        status = self._commit(keys=list(keys(match_id)), args=args)
         if status == 0:
             raise Conflict()
         if status == 2:

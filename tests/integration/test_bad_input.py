@@ -23,7 +23,7 @@ def db(stack):
 
 def snapshot(db, match_id):
     state, events, actions, idem = keys(match_id)
-    return (db.hgetall(state), db.xrange(events), db.lrange(actions, 0, -1), db.hgetall(idem))
+    return (db.get(state), db.xrange(events), db.lrange(actions, 0, -1), db.hgetall(idem))
 
 
 @pytest.fixture

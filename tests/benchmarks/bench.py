@@ -1,0 +1,244 @@
+"""Throughput, latency, memory and engine speed, measured against floors.
+
+    .venv/bin/python -m tests.benchmarks.bench [--seconds 10] [--clients 1,8]
+
+Starts Redis, the service and the gateway (as in production: separate
+processes, gunicorn for REST) plus two floors with no game logic (floor.py):
+a bare gRPC handler doing the same Redis round trips as an action (GET and a
+Lua compare-and-set of a blob the size of a match record), and the same
+gunicorn set-up proxying each request to it. Client processes play random
+4-player What the Heck? matches; only action calls are timed. Prints figures and
+our figures as ratios of the floors. Clients and servers share the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import random
+import statistics
+import sys
+import time
+
+from service.embedded_redis import free_port
+
+PLAYERS = 4
+
+
+# ---- load generators (each runs in its own process) ------------------------------
+
+def _ours_grpc(target: str, deadline: float, seed: int):
+    import grpc
+    from parlor.v1 import parlor_pb2 as pb
+    from parlor.v1 import parlor_pb2_grpc
+
+    stub = parlor_pb2_grpc.ParlorStub(grpc.insecure_channel(target))
+    chooser = random.Random(seed)
+    latencies = []
+    while time.time() < deadline:
+        match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=PLAYERS))
+        tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"b{i}")).token
+                  for i in range(PLAYERS)]
+        meta = [[("authorization", f"Bearer {t}")] for t in tokens]
+        hands = [list(stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id), metadata=m)
+                      .what_the_heck.hand) for m in meta]
+        for _ in range(15):
+            for seat in range(PLAYERS):
+                card = hands[seat].pop(chooser.randrange(len(hands[seat])))
+                started = time.perf_counter()
+                stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id,
+                                                         action={"what_the_heck": {"bid": card}}),
+                                  metadata=meta[seat])
+                latencies.append(time.perf_counter() - started)
+                if time.time() >= deadline:
+                    return latencies
+    return latencies
+
+
+def _ours_rest(port: int, deadline: float, seed: int):
+    from tests.support import Rest
+
+    rest = Rest(port)
+    chooser = random.Random(seed)
+    latencies = []
+    while time.time() < deadline:
+        match = rest.post("/v1/matches", {"game": "what_the_heck", "players": PLAYERS}).body
+        path = f"/v1/matches/{match['matchId']}"
+        tokens = [rest.post(f"{path}/seats", {"name": f"b{i}"}).body["token"] for i in range(PLAYERS)]
+        hands = [rest.get(path, token=t).body["whatTheHeck"]["hand"] for t in tokens]
+        for _ in range(15):
+            for seat in range(PLAYERS):
+                card = hands[seat].pop(chooser.randrange(len(hands[seat])))
+                started = time.perf_counter()
+                reply = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
+                                  token=tokens[seat])
+                latencies.append(time.perf_counter() - started)
+                assert reply.status == 200, reply.body
+                if time.time() >= deadline:
+                    return latencies
+    return latencies
+
+
+def _floor_grpc(target: str, deadline: float, seed: int):
+    import grpc
+    from tests.benchmarks.floor import METHOD
+
+    call = grpc.insecure_channel(target).unary_unary(METHOD)
+    latencies, n = [], 0
+    while time.time() < deadline:
+        key = f"{seed}-{n // 60}".encode()
+        n += 1
+        started = time.perf_counter()
+        call(key, timeout=5)
+        latencies.append(time.perf_counter() - started)
+    return latencies
+
+
+def _floor_rest(port: int, deadline: float, seed: int):
+    from tests.support import Rest
+
+    rest = Rest(port)
+    latencies, n = [], 0
+    while time.time() < deadline:
+        n += 1
+        started = time.perf_counter()
+        reply = rest.post(f"/floor/{seed}-{n // 60}", {"action": {"whatTheHeck": {"bid": 7}}},
+                          token="x" * 43)
+        latencies.append(time.perf_counter() - started)
+        assert reply.status == 200
+    return latencies
+
+
+def _client(kind: str, address, start: float, seconds: float, seed: int, out: mp.Queue) -> None:
+    fn = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc,
+          "floor-rest": _floor_rest}[kind]
+    while time.time() < start:
+        time.sleep(0.005)
+    out.put(fn(address, start + seconds, seed))
+
+
+def load(kind: str, address, clients: int, seconds: float) -> dict:
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    start = time.time() + 3.0  # every client imported and connected before the clock starts
+    procs = [ctx.Process(target=_client, args=(kind, address, start, seconds, i, out))
+             for i in range(clients)]
+    for p in procs:
+        p.start()
+    latencies = sum((out.get() for _ in procs), [])
+    for p in procs:
+        p.join()
+    latencies.sort()
+    return {"rate": len(latencies) / seconds,
+            "p50": latencies[len(latencies) // 2] * 1000,
+            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000}
+
+
+# ---- in-process figures ----------------------------------------------------------
+
+def engine_playouts(seconds: float = 3.0) -> float:
+    from service.games.rng import Rng
+    from service.games.what_the_heck import GAME
+
+    count, chooser = 0, random.Random(1)
+    options = GAME.resolve_options(PLAYERS, {})
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        rng = Rng.from_seed(str(count))
+        state = GAME.new_state(PLAYERS, options, rng)
+        while GAME.outcome(state) is None:
+            for seat in GAME.to_act(state):
+                GAME.play(state, seat, chooser.choice(GAME.legal(state, seat)), rng)
+        count += 1
+    return count / seconds
+
+
+def memory_per_match(stack, matches: int = 10) -> tuple[float, int]:
+    """Plays whole matches over gRPC, every action with an idempotency key, and
+    sums MEMORY USAGE over each match's keys."""
+    import grpc
+    from parlor.v1 import parlor_pb2 as pb
+    from service.store import MatchStore, connect
+
+    stub = stack.stub()
+    store = MatchStore(connect(stack.redis.url))
+    chooser, used, record = random.Random(7), [], 0
+    for _ in range(matches):
+        match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=PLAYERS))
+        tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"player {i}")).token
+                  for i in range(PLAYERS)]
+        meta = [[("authorization", f"Bearer {t}")] for t in tokens]
+        for n in range(15 * PLAYERS):
+            seat = n % PLAYERS
+            actions = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
+                                            metadata=meta[seat]).actions
+            stub.SubmitAction(pb.SubmitActionRequest(
+                match_id=match.match_id, action=chooser.choice(actions),
+                idempotency_key=f"{seat}-{n:04d}-0123456789abcdef"), metadata=meta[seat])
+        used.append(store.memory_usage(match.match_id))
+        record = len(store.redis.get(f"parlor:{{{match.match_id}}}:state"))
+    return statistics.mean(used), record
+
+
+def _answers(rest) -> bool:
+    try:
+        return rest.post("/floor/warm-up", {}).status == 200
+    except OSError:
+        return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", default="1,8")
+    args = parser.parse_args()
+    client_counts = [int(c) for c in args.clients.split(",")]
+
+    from tests.support import Stack
+
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
+          f"{args.seconds:.0f} s per run; clients and servers share the machine", flush=True)
+    playouts = engine_playouts()
+    print(f"engine: {playouts:,.0f} random 4-player What the Heck? playouts/s on one core", flush=True)
+
+    stack = Stack(env={"PARLOR_LOG_LEVEL": "WARNING"}).start()
+    floor = Stack(env={"PARLOR_LOG_LEVEL": "WARNING", "FLOOR_BLOB_BYTES": "0"}, gateway=False)
+    try:
+        mem, record = memory_per_match(stack)
+        print(f"redis: {mem / 1024:.1f} KB per finished 4-player match (state, events, action log, "
+              f"idempotency records; record {record} bytes)", flush=True)
+        # The floors: same Redis, same worker settings, no game logic.
+        floor.redis = stack.redis
+        floor.grpc_port, floor.http_port, floor.metrics_port = free_port(), free_port(), free_port()
+        floor.env["FLOOR_BLOB_BYTES"] = str(record)
+        proc = floor._spawn("service", ["-m", "tests.benchmarks.floor", "service"])
+        from tests.support import Rest, _wait
+        _wait(floor._grpc_up, "floor service", proc=proc)
+        proc = floor._spawn("gateway", ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
+                                        "tests.benchmarks.floor:create_app()"])
+        floor_rest = Rest(floor.http_port)
+        _wait(lambda: _answers(floor_rest), "floor gateway", proc=proc)
+        floor_rest.close()
+
+        rows = []
+        for clients in client_counts:
+            for transport, ours_addr, floor_addr in (
+                    ("gRPC", f"127.0.0.1:{stack.grpc_port}", f"127.0.0.1:{floor.grpc_port}"),
+                    ("REST", stack.http_port, floor.http_port)):
+                kind = transport.lower()
+                ours = load(kind, ours_addr, clients, args.seconds)
+                base = load(f"floor-{kind}", floor_addr, clients, args.seconds)
+                rows.append((transport, clients, ours, base))
+                print(f"{transport:4} {clients} client(s): {ours['rate']:7.0f} actions/s "
+                      f"(p50 {ours['p50']:.2f} ms, p99 {ours['p99']:.2f} ms)   floor {base['rate']:7.0f}/s "
+                      f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   "
+                      f"ratio {ours['rate'] / base['rate']:.0%}", flush=True)
+    finally:
+        floor.redis = None
+        floor.stop()
+        stack.stop()
+
+
+if __name__ == "__main__":
+    main()
