@@ -4,6 +4,7 @@ random playouts (4 and 5 players, both board sides) and counterfactual secrecy."
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import pytest
@@ -95,6 +96,9 @@ def kinds(events, kind: str, seat=None) -> list[dict]:
     return [e.seen_by(seat)[kind] for e in events if kind in e.seen_by(seat)]
 
 
+# Every card of the largest deck, and two that are in no deck.
+ALL_CARDS = deck(5) + [{"colour": "red", "number": 0}, {"colour": "purple", "number": 1}]
+
 # Every seat holds 3 red, 2 yellow, 2 green, 2 blue; seat 0 the top reds, seat 1 the
 # top yellows, seat 2 the top greens, seat 3 the top blues: the lead colour picks the
 # trick's winner and everyone can always follow.
@@ -167,6 +171,10 @@ def test_deal_uses_the_cards_in_play(players, size, top):
     assert all(len(hand) == size for hand in state["hands"])
     assert sorted(map(key, dealt)) == sorted(map(key, deck(players)))
     assert max(c["number"] for c in dealt) == top and len(dealt) == 4 * top
+    assert {c["colour"] for c in dealt} == {"red", "yellow", "green", "blue"}
+    view = GAME.view(state, None)
+    assert [s["score"] for s in view["seats"]] == [0] * players
+    assert [s["hand_size"] for s in view["seats"]] == [size] * players
     (opening,) = GAME.opening_events(state)
     assert opening.public == {"round_started": {"round": 1, "leader": state["leader"],
                                                 "hand_size": size, "keep": 9, "hand": []}}
@@ -183,6 +191,20 @@ def test_first_leader_from_option_or_drawn_and_public_during_discard():
     view = GAME.view(state, None)
     assert view["leader"] == state["leader"] == view["options"]["first_seat"]
     assert view["phase"] == "discard" and view["turn"] is None
+
+
+def test_drawn_leader_is_fixed_before_the_deal():
+    # The draw comes first from the match RNG, the shuffle after it: the leader
+    # does not depend on the cards.
+    for players in (4, 5):
+        state, _ = harness.start(GAME, players, seed="fixed")
+        rng = Rng.from_seed("fixed")
+        assert state["leader"] == rng.below(players)
+        cards_ = deck(players)
+        rng.shuffle(cards_)
+        size = len(cards_) // players
+        assert [sorted(map(key, h)) for h in state["hands"]] == \
+            [sorted(map(key, cards_[i * size:(i + 1) * size])) for i in range(players)]
 
 
 # ---- the discard ------------------------------------------------------------------------
@@ -246,6 +268,54 @@ def test_malformed_actions_are_rule_errors():
         harness.rejected(GAME, state, 0, {"discard": {"cards": [bad]}}, rng, "UNKNOWN_CARD")
     for seat in (4, -1, "0", None):
         harness.rejected(GAME, state, seat, {"discard": {"cards": [own]}}, rng, "UNKNOWN_SEAT")
+
+
+def test_a_seat_is_a_plain_seat_number():
+    # True and 1.0 compare equal to seat 1 but are not seat numbers: refused as
+    # unknown seats (never acting for seat 1, never another exception).
+    state, rng = harness.start(GAME, 4, {"first_seat": 0}, seed="bad")
+    one = state["hands"][1][0]
+    for seat in (True, 1.0, 0.5, [1]):
+        harness.rejected(GAME, state, seat, {"discard": {"cards": [one]}}, rng, "UNKNOWN_SEAT")
+        harness.rejected(GAME, state, seat, {"bid": 1}, rng, "UNKNOWN_SEAT")
+        assert GAME.legal(state, seat) == []
+    state, rng = started(MIXED, first_seat=1)
+    for seat in (True, 1.0):
+        harness.rejected(GAME, state, seat, {"play": card("y13")}, rng, "UNKNOWN_SEAT")
+        assert GAME.legal(state, seat) == []
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_wire_shaped_malformed_actions(players):
+    """What a REST or gRPC client can send that decodes to nonsense: an empty
+    oneof, a discard with no cards, a card left at its defaults, a card of another
+    player count: each is a RulesError and changes nothing, in either phase."""
+    def decoded(action):
+        return wire.to_plain(wire.to_message("hi_fu", "action", action))
+
+    state, rng = harness.start(GAME, players, {"first_seat": 0}, seed="wire-bad")
+    blank = decoded({"play": {}})
+    assert blank == {"play": {"colour": "", "number": 0}}
+    cases = [(decoded({}), "MALFORMED_ACTION"), (decoded({"discard": {}}), "MALFORMED_ACTION"),
+             (decoded({"discard": {"cards": [{}]}}), "UNKNOWN_CARD"),
+             (decoded({"discard": {"cards": [{"colour": "red", "number": -1}]}}), "UNKNOWN_CARD"),
+             (decoded({"discard": {"cards": [{"colour": "Red", "number": 1}]}}), "UNKNOWN_CARD"),
+             (decoded({"discard": {"cards": [{"colour": "red", "number": 16}]}}), "UNKNOWN_CARD"),
+             (blank, "WRONG_PHASE")]
+    for action, reason in cases:
+        harness.rejected(GAME, state, 0, action, rng, reason)
+    for seat, hand in enumerate(state["hands"]):
+        harness.play(GAME, state, seat, {"discard": {"cards": hand[:len(hand) - KEEP]}}, rng)
+    assert state["phase"] == "play"
+    cases = [(decoded({}), "MALFORMED_ACTION"), (blank, "UNKNOWN_CARD"),
+             (decoded({"play": {"colour": "purple", "number": 3}}), "UNKNOWN_CARD"),
+             (decoded({"play": {"colour": "red", "number": 0}}), "UNKNOWN_CARD"),
+             (decoded({"discard": {}}), "WRONG_PHASE"),
+             (decoded({"discard": {"cards": [state["hands"][0][0]]}}), "WRONG_PHASE")]
+    if players == 4:
+        cases.append((decoded({"play": {"colour": "red", "number": 14}}), "UNKNOWN_CARD"))
+    for action, reason in cases:
+        harness.rejected(GAME, state, 0, action, rng, reason)
 
 
 # ---- tricks -----------------------------------------------------------------------------
@@ -332,6 +402,22 @@ def test_trick_led_after_the_leader_went_out():
     events = run(state, rng, ["b9 r1 y1 g1", "b8 r2 y2 g2", "b7 r3 y3 g3"])
     assert kinds(events, "mii")[0]["seat"] == 3
     assert kinds(events, "trick_won")[-1]["next_leader"] == 0 and state["turn"] == 0
+
+
+def test_next_leader_skips_every_seat_that_is_out():
+    # Seat 0 goes out first; then seat 3 takes its third trick on seat 1's lead.
+    # Seat 3's left neighbour, seat 0, is out: seat 1 leads.
+    state, rng = started(["r1 r2 r3 r4 r5 r6 r7 r8 r9", "y1 y2 y3 y4 y5 y6 b1 b2 b3",
+                          "g1 g2 g3 g4 g5 g6 g7 g8 g9", "b4 b5 b6 b7 b8 b9 y7 y8 y9"])
+    events = run(state, rng, ["r9 y1 g1 y7", "r8 y2 g2 y8", "r7 y3 g3 y9",
+                              "b1 g4 b9", "b8 b2 g5", "b7 b3 g6"])
+    assert [m["seat"] for m in kinds(events, "mii")] == [0, 3]
+    assert kinds(events, "trick_won")[-1]["seat"] == 3
+    assert kinds(events, "trick_won")[-1]["next_leader"] == 1
+    assert state["turn"] == 1 and GAME.view(state, None)["leader"] == 1
+    events = run(state, rng, ["y4 g7", "y5 g8", "y6 g9"])
+    assert [w["seat"] for w in kinds(events, "trick_won")] == [1, 1, 1]
+    assert kinds(events, "round_started")[0]["leader"] == 1
 
 
 def test_everyone_but_one_out_and_a_round_of_nine_tricks():
@@ -488,6 +574,18 @@ def test_tie_with_no_standing_pawn_shares_the_win():
     assert GAME.outcome(state).winners == [0, 1, 2]
 
 
+def test_board_values_are_the_rules_table():
+    # rules/hi_fu.md, "Round board": front 1R, 2R: 1-5; 3R, 4R: 2-6; 5R: 3-7. The
+    # back has the same values and a 1-point loss for going out.
+    table = [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [2, 3, 4, 5, 6], [2, 3, 4, 5, 6], [3, 4, 5, 6, 7]]
+    for side in ("front", "back"):
+        assert BOARD[side]["points"] == table
+        view = GAME.view(harness.start(GAME, 5, {"board": side})[0], 2)
+        assert view["board"] == [{"round": r, "values": table[r - 1], "pawns": []}
+                                 for r in range(1, 6)]
+        assert view["options"]["board"] == side
+
+
 def test_board_data_has_both_sides():
     assert set(BOARD) >= {"front", "back"}
     for side in ("front", "back"):
@@ -616,6 +714,30 @@ def _redeal(piles: list[list], chooser: random.Random) -> None:
         pool = pool[size:]
 
 
+def _refusals(state, seat, actions: list) -> list:
+    """What `seat` is told for those of `actions` that are refused: reason,
+    message and details."""
+    listed = GAME.legal(state, seat)
+    told = []
+    for action in actions:
+        if action not in listed:
+            with pytest.raises(RulesError) as caught:
+                GAME.play(state, seat, action, Rng.from_seed("refusal"))
+            error = caught.value
+            told.append((repr(action), error.reason, error.message, error.details))
+    return told
+
+
+def _refusable(state, seat, chooser: random.Random) -> list:
+    """A sample of actions to try: cards of every kind played or removed, a card
+    named twice, more cards than may go."""
+    own = state["hands"][seat]
+    candidates = [a for c in ALL_CARDS for a in ({"play": c}, {"discard": {"cards": [c]}})]
+    return chooser.sample(candidates, 24) + [
+        {"discard": {"cards": own[:1] * 2}}, {"discard": {"cards": own + own}},
+        {"discard": {"cards": [*own[:1], *ALL_CARDS[:1]]}}]
+
+
 def _split(players, chooser):
     pool = deck(players)
     chooser.shuffle(pool)
@@ -627,8 +749,8 @@ def _split(players, chooser):
 @given(seed=st.integers(0, 10**9), players=st.sampled_from([4, 5]))
 def test_views_leak_nothing(seed, players):
     """At random points of a playout, a twin state that differs only in what one
-    seat (or a spectator) cannot see gives it the same view, legal actions and
-    events: for its own action, for another seat's hidden discard (of any card),
+    seat (or a spectator) cannot see gives it the same view, legal actions, errors
+    for refused actions and events: for its own action, for another seat's hidden discard (of any card),
     and for another seat's play."""
     chooser = random.Random(seed)
     board = chooser.choice(["front", "back"])
@@ -655,6 +777,10 @@ def test_views_leak_nothing(seed, players):
             playing = state["phase"] == "play"
             twin = _hidden_shuffle(state, viewer, chooser, keep_hand=mover if playing else None)
             harness.assert_same_for(GAME, viewer, state, twin)
+            if viewer is not None:  # errors tell nothing of others' cards or the deck
+                tried, before = _refusable(state, viewer, chooser), copy.deepcopy(state)
+                assert _refusals(state, viewer, tried) == _refusals(twin, viewer, tried)
+                assert state == before
             a_state, b_state = copy.deepcopy(state), twin
             a_rng, b_rng = Rng.from_seed(f"s{seed}", rng.counter), Rng.from_seed(f"s{seed}", rng.counter)
             a_action = chooser.choice(GAME.legal(a_state, mover))
@@ -675,3 +801,57 @@ def test_arranged_deal_must_be_complete():
     deal[0][0] = deal[1][0]
     with pytest.raises(ValueError):
         harness.start(GAME, 4, arrangement={"deals": [deal]})
+
+
+# ---- legal actions against check(), by brute force -----------------------------------------
+
+def _accepted(state, seat, action, expected: bool) -> bool:
+    """Whether `seat` may play `action` now. Tried on a copy when `expected` (an
+    accepted action changes the state), else on `state` itself (the caller checks
+    that refusals left it as it was)."""
+    trial = copy.deepcopy(state) if expected else state
+    try:
+        GAME.play(trial, seat, action, Rng.from_seed("trial"))
+    except RulesError:
+        return False
+    assert expected, f"{action} for seat {seat} was accepted but is not listed"
+    return True
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), players=st.sampled_from([4, 5]))
+def test_legal_actions_are_exactly_the_accepted_ones(seed, players):
+    """At sampled points of a playout, every seat's listed actions are distinct and
+    are exactly the single-card actions check() accepts (every card of the largest
+    deck and two that exist in no deck, as a play and as a one-card discard); a
+    discard of several cards is accepted exactly when they are distinct cards of the
+    hand and no more than the seat still has to remove."""
+    chooser = random.Random(seed)
+    state, rng = harness.start(GAME, players, {"board": chooser.choice(["front", "back"])},
+                               seed=f"b{seed}")
+    sampled = 0
+    while GAME.outcome(state) is None:
+        if chooser.random() < 0.1:
+            sampled += 1
+            acting = GAME.to_act(state)
+            before = json.dumps(state, sort_keys=True)
+            for seat in range(players):
+                listed = GAME.legal(state, seat)
+                assert len({repr(a) for a in listed}) == len(listed), "duplicate legal actions"
+                assert bool(listed) == (seat in acting)
+                accepted = [a for c in ALL_CARDS for a in ({"play": c}, {"discard": {"cards": [c]}})
+                            if _accepted(state, seat, a, a in listed)]
+                assert sorted(map(repr, accepted)) == sorted(map(repr, listed))
+                if state["phase"] == "discard" and seat in acting:
+                    hand = state["hands"][seat]
+                    excess = len(hand) - KEEP
+                    for _ in range(6):
+                        size = chooser.randint(2, excess + 1)
+                        picked = [chooser.choice(hand + ALL_CARDS[:4]) for _ in range(size)]
+                        ok = all(c in hand for c in picked) and size <= excess \
+                            and len({key(c) for c in picked}) == size
+                        assert _accepted(state, seat, {"discard": {"cards": picked}}, ok) == ok
+            assert json.dumps(state, sort_keys=True) == before, "a refused action changed the state"
+        seat = chooser.choice(GAME.to_act(state))
+        GAME.play(state, seat, chooser.choice(GAME.legal(state, seat)), rng)
+    assert sampled
