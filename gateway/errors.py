@@ -1,4 +1,4 @@
-"""Errors as JSON, in one place: {"error": {"code", "message", "details"}}.
+"""JSON responses and errors, in one place. Errors are {"error": {"code", "message", "details"}}.
 
 HTTP status follows the gRPC status as grpc-gateway maps it (runtime/errors.go);
 the stable code comes from the service's google.rpc.ErrorInfo.reason.
@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 
 import grpc
-from flask import Flask, jsonify
+import orjson
+from flask import Flask, Response, current_app
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from werkzeug.exceptions import HTTPException
@@ -46,8 +47,13 @@ class ApiError(Exception):
         self.status, self.code, self.message, self.details = status, code, message, details
 
 
+def json_response(data, status: int = 200) -> Response:
+    """Every JSON body the gateway sends is written here (orjson)."""
+    return current_app.response_class(orjson.dumps(data), status=status, mimetype="application/json")
+
+
 def error_response(status: int, code: str, message: str, details: dict | None = None):
-    return jsonify({"error": {"code": code, "message": message, "details": details or {}}}), status
+    return json_response({"error": {"code": code, "message": message, "details": details or {}}}, status)
 
 
 def from_rpc_error(err: grpc.RpcError):
@@ -81,10 +87,10 @@ def init_app(app: Flask) -> None:
         message = {413: f"The body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes.",
                    404: "There is no such endpoint.",
                    405: "This endpoint does not take that method."}.get(status, exc.description)
-        response, status = error_response(status, code, message)
+        response = error_response(status, code, message)
         if isinstance(exc.get_response().headers.get("Allow"), str):
             response.headers["Allow"] = exc.get_response().headers["Allow"]
-        return response, status
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

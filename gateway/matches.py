@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, g, jsonify, request
+from flask import Blueprint, current_app, g, request
 
 from parlor.v1 import parlor_pb2 as pb
 
-from .errors import ApiError
+from .errors import ApiError, json_response
 from .jsonpb import body_object, parse, render
 
 bp = Blueprint("matches", __name__, url_prefix="/v1")
@@ -27,7 +27,7 @@ def _call(method: str, message):
 
 @bp.get("/games")
 def list_games():
-    return jsonify(render(_call("ListGames", pb.ListGamesRequest())))
+    return json_response(render(_call("ListGames", pb.ListGamesRequest())))
 
 
 @bp.post("/matches")
@@ -41,24 +41,24 @@ def create_match():
         if isinstance(game, str) and game in _OPTION_FIELDS:
             body[game] = options
         # An unknown game: leave the options out and let the service name the problem.
-    return jsonify(render(_call("CreateMatch", parse(body, pb.CreateMatchRequest()))))
+    return json_response(render(_call("CreateMatch", parse(body, pb.CreateMatchRequest()))))
 
 
 @bp.post("/matches/<match_id>/seats")
 def join_match(match_id: str):
     req = parse(body_object(), pb.JoinMatchRequest())
     req.match_id = match_id
-    return jsonify(render(_call("JoinMatch", req)))
+    return json_response(render(_call("JoinMatch", req)))
 
 
 @bp.get("/matches/<match_id>")
 def get_match(match_id: str):
-    return jsonify(render(_call("GetMatch", pb.GetMatchRequest(match_id=match_id))))
+    return json_response(render(_call("GetMatch", pb.GetMatchRequest(match_id=match_id))))
 
 
 @bp.get("/matches/<match_id>/legal-actions")
 def legal_actions(match_id: str):
-    return jsonify(render(_call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))))
+    return json_response(render(_call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))))
 
 
 @bp.post("/matches/<match_id>/actions")
@@ -71,14 +71,14 @@ def submit_action(match_id: str):
     key = request.headers.get("Idempotency-Key")
     if key is not None:
         req.idempotency_key = key
-    return jsonify(render(_call("SubmitAction", req)))
+    return json_response(render(_call("SubmitAction", req)))
 
 
 @bp.get("/matches/<match_id>/events")
 def list_events(match_id: str):
     req = pb.ListEventsRequest(match_id=match_id, after=_query_int("after", 0),
                                limit=_query_int("limit", 0))
-    return jsonify(render(_call("ListEvents", req)))
+    return json_response(render(_call("ListEvents", req)))
 
 
 def _query_int(name: str, default: int) -> int:

@@ -12,13 +12,14 @@ import base64
 import copy
 import hashlib
 import hmac
-import json
 import logging
 import re
 import secrets
 import struct
 import time
 from typing import Any
+
+import orjson
 
 from parlor.v1 import parlor_pb2 as pb
 
@@ -180,7 +181,7 @@ class Matches:
         if not token:
             raise ParlorError("TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
         idem_field = f"{token_hash(token)[:8]}:{key}" if key else ""
-        fingerprint = _fingerprint(request)
+        fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
             stored = self.store.load(_checked_id(request.match_id), idem_field)
@@ -225,7 +226,7 @@ class Matches:
                                                       first + len(events) - 1))
             try:
                 built = self._commit(record, stored.version, events,
-                                     action=json.dumps([seat, action], separators=(",", ":")).encode(),
+                                     action=orjson.dumps([seat, action]),
                                      idempotency=idem, seat=seat)
             except DuplicateKey:
                 continue  # the same request won a race: re-read finds its record and replays it
@@ -263,7 +264,7 @@ class Matches:
         past = copy.copy(record)
         past.state = game.new_state(record.players, record.options, rng)
         for data in self.store.actions(record.match_id, version - record.players):
-            seat, action = json.loads(data)
+            seat, action = orjson.loads(data)
             game.play(past.state, seat, action, rng)
         past.rng = rng.counter
         past.status = pb.FINISHED if game.outcome(past.state) is not None else pb.ACTIVE

@@ -69,22 +69,28 @@ class RequestInterceptor(grpc.ServerInterceptor):
 
     def __init__(self, observe: Callable[[str, str, float], None] | None = None) -> None:
         self.observe = observe
+        self._wrapped: dict[str, grpc.RpcMethodHandler] = {}  # one wrapper per method, made once
 
     def intercept_service(self, continuation, handler_call_details):
-        handler = continuation(handler_call_details)
         method = handler_call_details.method
+        wrapped = self._wrapped.get(method)
+        if wrapped is not None:
+            return wrapped
+        handler = continuation(handler_call_details)
         if handler is None or not method.startswith(f"/{SERVICE_NAME}/") or not handler.unary_unary:
             return handler
-        rid = next((v for k, v in handler_call_details.invocation_metadata
-                    if k == "x-request-id" and _REQUEST_ID.fullmatch(v)), None)
-        return grpc.unary_unary_rpc_method_handler(
-            self._wrap(handler.unary_unary, method.rsplit("/", 1)[1], rid),
+        wrapped = grpc.unary_unary_rpc_method_handler(
+            self._wrap(handler.unary_unary, method.rsplit("/", 1)[1]),
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer)
+        self._wrapped[method] = wrapped
+        return wrapped
 
-    def _wrap(self, behavior: Callable[[Any, grpc.ServicerContext], Any], rpc: str,
-              rid: str | None) -> Callable[[Any, grpc.ServicerContext], Any]:
+    def _wrap(self, behavior: Callable[[Any, grpc.ServicerContext], Any],
+              rpc: str) -> Callable[[Any, grpc.ServicerContext], Any]:
         def handle(request: Any, context: grpc.ServicerContext) -> Any:
+            rid = next((v for k, v in context.invocation_metadata()
+                        if k == "x-request-id" and _REQUEST_ID.fullmatch(v)), None)
             token = logs.request_id.set(rid or secrets.token_hex(8))
             started = time.perf_counter()
             code = "OK"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from google.protobuf import json_format, message_factory
+from google.protobuf import message_factory
 from google.protobuf.message import Message
 
 from parlor.v1 import parlor_pb2 as pb
@@ -41,9 +41,33 @@ def to_message(game_id: str, kind: str, data: dict[str, Any]) -> Message:
 
 def to_plain(msg: Message) -> dict[str, Any]:
     """A message as an engine dict: proto field names, every field without
-    presence filled in (so 0 and "" are explicit), unset optional fields left out."""
-    return json_format.MessageToDict(
-        msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+    presence filled in (so 0 and "" are explicit), unset optional fields left
+    out, sub-messages as dicts. (What json_format.MessageToDict gives with
+    preserving_proto_field_name and always_print_fields_with_no_presence, for
+    the scalar, string, repeated and message fields actions use; several times
+    faster, and it runs on every action.)"""
+    out = {name: [] if default is None else default for name, default in _defaults(msg.DESCRIPTOR)}
+    for field, value in msg.ListFields():
+        if field.message_type is None:
+            out[field.name] = list(value) if field.is_repeated else value
+        elif field.is_repeated:
+            out[field.name] = [to_plain(item) for item in value]
+        else:
+            out[field.name] = to_plain(value)
+    return out
+
+
+@cache
+def _defaults(descriptor) -> tuple[tuple[str, Any], ...]:
+    """The fields printed even when unset: scalars without presence with their
+    default, and repeated fields (None here: each call gets a fresh list)."""
+    found = []
+    for field in descriptor.fields:
+        if field.is_repeated:
+            found.append((field.name, None))
+        elif not field.has_presence:
+            found.append((field.name, field.default_value))
+    return tuple(found)
 
 
 def options_to_plain(msg: Message) -> dict[str, Any]:
