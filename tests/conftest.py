@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+import redis
 
 from .support import Stack
 
@@ -25,3 +26,11 @@ def stub(stack):
     channel = stack.channel()
     yield stack.stub(channel)
     channel.close()
+
+
+@pytest.fixture
+def db(stack):
+    """A plain Redis client on the stack's Redis, to look at what is stored."""
+    client = redis.Redis.from_url(stack.redis.url)
+    yield client
+    client.close()

@@ -190,6 +190,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", default="1,8")
+    parser.add_argument("--grpc-workers", type=int, default=0,
+                        help="PARLOR_GRPC_WORKERS for our service and the floor (default: the setting's default)")
     args = parser.parse_args()
     client_counts = [int(c) for c in args.clients.split(",")]
 
@@ -200,8 +202,11 @@ def main() -> None:
     playouts = engine_playouts()
     print(f"engine: {playouts:,.0f} random 4-player What the Heck? playouts/s on one core", flush=True)
 
-    stack = Stack(env={"PARLOR_LOG_LEVEL": "WARNING"}).start()
-    floor = Stack(env={"PARLOR_LOG_LEVEL": "WARNING", "FLOOR_BLOB_BYTES": "0"}, gateway=False)
+    env = {"PARLOR_LOG_LEVEL": "WARNING"}
+    if args.grpc_workers:
+        env["PARLOR_GRPC_WORKERS"] = str(args.grpc_workers)
+    stack = Stack(env=dict(env)).start()
+    floor = Stack(env=dict(env), gateway=False)
     try:
         mem, record = memory_per_match(stack)
         print(f"redis: {mem / 1024:.1f} KB per finished 4-player match (state, events, action log, "

@@ -5,20 +5,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-import redis
 
 from service.store import keys
 
 from ..support import Stack, new_rest_match
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def db(stack):
-    client = redis.Redis.from_url(stack.redis.url)
-    yield client
-    client.close()
 
 
 def snapshot(db, match_id):

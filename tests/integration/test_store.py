@@ -9,7 +9,6 @@ import threading
 import time
 
 import pytest
-import redis
 from redis.crc import key_slot
 
 from parlor.v1 import parlor_pb2 as pb
@@ -20,13 +19,6 @@ from service.store import MatchStore, connect, keys
 from ..support import auth, new_rest_match, play_rest_to_end
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def db(stack):
-    client = redis.Redis.from_url(stack.redis.url)
-    yield client
-    client.close()
 
 
 def match_keys(db, match_id):

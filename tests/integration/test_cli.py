@@ -1,0 +1,99 @@
+"""The README's first command: `parlor dev` brings everything up, with an
+embedded Redis unless REDIS_URL is set, and takes it all down again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from service.embedded_redis import EmbeddedRedis, free_port
+
+from ..support import Rest
+
+pytestmark = pytest.mark.integration
+PARLOR = str(Path(sys.executable).with_name("parlor"))
+
+
+def start_dev(extra_env: dict[str, str]):
+    http_port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
+    env.update({"PARLOR_HTTP_PORT": str(http_port), "PARLOR_GRPC_PORT": str(free_port()),
+                "PARLOR_METRICS_PORT": str(free_port()), "PYTHONUNBUFFERED": "1", **extra_env})
+    proc = subprocess.Popen([PARLOR, "dev"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    lines = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line and proc.poll() is not None:
+            break
+        lines.append(line)
+        if line.startswith("Parlor is running"):
+            banner = "".join(lines[-1:] + [proc.stdout.readline() for _ in range(4)])
+            return proc, http_port, banner
+    proc.kill()
+    raise AssertionError("parlor dev did not come up:\n" + "".join(lines))
+
+
+def stop(proc) -> int:
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(30)
+    finally:
+        proc.kill()
+    proc.stdout.read()
+    return code
+
+
+def redis_servers() -> set[int]:
+    found = set()
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.add(int(pid))
+            except OSError:
+                pass
+    return found
+
+
+def test_dev_with_embedded_redis():
+    before = redis_servers()
+    proc, port, banner = start_dev({})
+    assert f"REST   http://127.0.0.1:{port}" in banner and "embedded" in banner
+    started = redis_servers() - before
+    assert len(started) == 1, "one embedded Redis"
+    rest = Rest(port)
+    assert rest.get("/v1/games").status == 200
+    created = rest.post("/v1/matches", {"game": "heck", "players": 3})
+    assert created.status == 200 and created.body["status"] == "WAITING"
+    rest.close()
+    assert stop(proc) == 0
+    time.sleep(0.5)
+    assert not (started & redis_servers()), "the embedded Redis outlived parlor dev"
+
+
+def test_dev_uses_redis_url_when_set():
+    with EmbeddedRedis() as redis:
+        proc, port, banner = start_dev({"REDIS_URL": redis.url})
+        assert "embedded" not in banner
+        rest = Rest(port)
+        match = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2}).body
+        rest.close()
+        import redis as redis_client
+        client = redis_client.Redis.from_url(redis.url)
+        assert any(match["matchId"].encode() in key for key in client.keys("parlor:*"))
+        client.close()
+        assert stop(proc) == 0
+
+
+def test_service_without_redis_url_says_what_is_missing():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
+    result = subprocess.run([PARLOR, "service"], env=env, capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0 and "REDIS_URL" in result.stderr
