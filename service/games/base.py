@@ -123,6 +123,8 @@ class Game:
     def play(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Applies one action for `seat`, mutating `state`, or raises RulesError
         and leaves `state` untouched."""
+        if type(seat) is not int or not 0 <= seat < state["players"]:  # True == 1, 1.0 == 1
+            raise RulesError("UNKNOWN_SEAT", f"There is no seat {seat!r}.")
         if self.outcome(state) is not None:
             raise RulesError("GAME_OVER", "The game is over.")
         if seat not in self.to_act(state):
@@ -135,7 +137,7 @@ class Game:
 
     def legal(self, state: State, seat: int) -> list[Action]:
         """Every distinct legal action of `seat` now; empty when it has nothing to do."""
-        if self.outcome(state) is not None or seat not in self.to_act(state):
+        if type(seat) is not int or self.outcome(state) is not None or seat not in self.to_act(state):
             return []
         return self.legal_actions(state, seat)
 
