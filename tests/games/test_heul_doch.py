@@ -675,10 +675,11 @@ def test_malformed_actions_are_refused(action, reason):
     harness.rejected(GAME, state, 1, action, rng, reason)
 
 
-@pytest.mark.parametrize("seat", [0, 2, 3, -1, 99])
-def test_seats_not_to_play_are_refused(seat):
+@pytest.mark.parametrize("seat,reason", [(0, "NOT_YOUR_TURN"), (2, "NOT_YOUR_TURN"),
+                                         (3, "UNKNOWN_SEAT"), (-1, "UNKNOWN_SEAT"), (99, "UNKNOWN_SEAT")])
+def test_seats_not_to_play_are_refused(seat, reason):
     state, rng = position(RULEBOOK, [["orange-1"], ["red-6"], ["orange-2"]], first=1)
-    harness.rejected(GAME, state, seat, as_onion("orange-1"), rng, "NOT_YOUR_TURN")
+    harness.rejected(GAME, state, seat, as_onion("orange-1"), rng, reason)
     assert GAME.legal(state, seat) == []
 
 

@@ -292,8 +292,8 @@ def test_acting_after_passing_is_refused():
 def test_out_of_turn_is_refused():
     state, rng = new(3)
     h.rejected(GAME, state, 1, bid(1), rng, "NOT_YOUR_TURN")
-    h.rejected(GAME, state, 9, PASS, rng, "NOT_YOUR_TURN")
-    h.rejected(GAME, state, -1, PASS, rng, "NOT_YOUR_TURN")
+    h.rejected(GAME, state, 9, PASS, rng, "UNKNOWN_SEAT")
+    h.rejected(GAME, state, -1, PASS, rng, "UNKNOWN_SEAT")
 
 
 def test_last_remaining_seat_with_no_bid_must_choose_and_its_pass_gives_the_card_free():
