@@ -30,6 +30,13 @@ def server_binary() -> str:
                      "or set REDIS_URL")
 
 
+def cli_binary() -> str:
+    """redis-cli from the same place as server_binary()."""
+    server = server_binary()
+    sibling = os.path.join(os.path.dirname(server), "redis-cli")
+    return sibling if os.path.exists(sibling) else (shutil.which("redis-cli") or "redis-cli")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -41,9 +48,10 @@ class EmbeddedRedis:
     AOF with `appendfsync always`, so a restart keeps every acknowledged write."""
 
     def __init__(self, port: int | None = None, appendonly: bool = False,
-                 directory: str | None = None) -> None:
+                 directory: str | None = None, extra_args: tuple[str, ...] = ()) -> None:
         self.port = port or free_port()
         self.appendonly = appendonly
+        self.extra_args = extra_args
         self._own_dir = directory is None
         self.directory = directory or tempfile.mkdtemp(prefix="parlor-redis-")
         self.process: subprocess.Popen | None = None
@@ -58,6 +66,7 @@ class EmbeddedRedis:
                 "--appendonly", "yes" if self.appendonly else "no"]
         if self.appendonly:
             args += ["--appendfsync", "always"]
+        args += list(self.extra_args)
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout

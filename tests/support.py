@@ -103,6 +103,7 @@ class Stack:
 
     env: dict[str, str] = field(default_factory=dict)
     redis_appendonly: bool = False
+    redis_url: str | None = None  # an outside Redis (Sentinel, Cluster); else one of our own
     gateway: bool = True
     redis: EmbeddedRedis | None = None
     grpc_port: int = 0
@@ -112,7 +113,9 @@ class Stack:
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
 
     def start(self) -> "Stack":
-        self.redis = EmbeddedRedis(appendonly=self.redis_appendonly).start()
+        if self.redis_url is None:
+            self.redis = EmbeddedRedis(appendonly=self.redis_appendonly).start()
+            self.redis_url = self.redis.url
         self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
         self.start_service()
         if self.gateway:
@@ -122,7 +125,7 @@ class Stack:
     def process_env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PARLOR_")}
         env.update({
-            "REDIS_URL": self.redis.url, "PARLOR_HOST": "127.0.0.1",
+            "REDIS_URL": self.redis_url, "PARLOR_HOST": "127.0.0.1",
             "PARLOR_GRPC_PORT": str(self.grpc_port), "PARLOR_HTTP_PORT": str(self.http_port),
             "PARLOR_SERVICE_TARGET": f"127.0.0.1:{self.grpc_port}",
             "PARLOR_METRICS_PORT": str(self.metrics_port),

@@ -1,0 +1,88 @@
+"""Redis Sentinel and Redis Cluster, chosen by REDIS_URL alone: real servers,
+a full match through the real stack on each."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from service.embedded_redis import EmbeddedRedis, cli_binary, free_port, server_binary
+
+from ..support import Stack, new_rest_match, play_rest_to_end
+
+pytestmark = pytest.mark.integration
+
+
+def play_one_match(stack: Stack) -> None:
+    rest = stack.rest()
+    match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)
+    final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(4))
+    assert final["match"]["status"] == "FINISHED"
+    key = rest.post(f"/v1/matches/{match['matchId']}/actions",
+                    {"action": {"whatTheHeck": {"bid": 1}}}, token=tokens[0],
+                    headers={"Idempotency-Key": "after-the-end"})
+    assert key.error == "MATCH_FINISHED"
+    assert rest.get("/readyz").status == 200
+    rest.close()
+
+
+def test_sentinel():
+    with EmbeddedRedis() as master, tempfile.TemporaryDirectory() as work:
+        port = free_port()
+        conf = Path(work) / "sentinel.conf"
+        conf.write_text(f"port {port}\nbind 127.0.0.1\ndir {work}\n"
+                        f"sentinel monitor parlor-main 127.0.0.1 {master.port} 1\n")
+        sentinel = subprocess.Popen([server_binary(), str(conf), "--sentinel"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            client = redis.Redis(port=port)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                try:
+                    if client.execute_command("SENTINEL", "get-master-addr-by-name", "parlor-main"):
+                        break
+                except redis.ConnectionError:
+                    pass
+                time.sleep(0.1)
+            client.close()
+            stack = Stack(redis_url=f"redis+sentinel://127.0.0.1:{port}/parlor-main/0").start()
+            try:
+                play_one_match(stack)
+                assert redis.Redis(port=master.port).keys("parlor:{*")
+            finally:
+                stack.stop()
+        finally:
+            sentinel.terminate()
+            sentinel.wait(10)
+
+
+def test_cluster():
+    nodes = []
+    try:
+        for _ in range(3):
+            node = EmbeddedRedis(extra_args=("--cluster-enabled", "yes", "--cluster-config-file",
+                                             "nodes.conf", "--cluster-node-timeout", "2000"))
+            nodes.append(node.start())
+        subprocess.run([cli_binary(), "--cluster", "create",
+                        *[f"127.0.0.1:{n.port}" for n in nodes], "--cluster-replicas", "0",
+                        "--cluster-yes"], check=True, capture_output=True, timeout=30)
+        client = redis.Redis(port=nodes[0].port)
+        deadline = time.monotonic() + 15
+        while client.cluster("info")["cluster_state"] != "ok":
+            assert time.monotonic() < deadline, "the cluster did not form"
+            time.sleep(0.1)
+        client.close()
+        stack = Stack(redis_url=f"redis+cluster://127.0.0.1:{nodes[0].port}").start()
+        try:
+            play_one_match(stack)
+        finally:
+            stack.stop()
+    finally:
+        for node in nodes:
+            node.cleanup()
