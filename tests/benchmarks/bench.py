@@ -212,7 +212,7 @@ def main() -> None:
         print(f"redis: {mem / 1024:.1f} KB per finished 4-player match (state, events, action log, "
               f"idempotency records; record {record} bytes)", flush=True)
         # The floors: same Redis, same worker settings, no game logic.
-        floor.redis = stack.redis
+        floor.redis_url = stack.redis_url  # the same Redis
         floor.grpc_port, floor.http_port, floor.metrics_port = free_port(), free_port(), free_port()
         floor.env["FLOOR_BLOB_BYTES"] = str(record)
         proc = floor._spawn("service", ["-m", "tests.benchmarks.floor", "service"])
@@ -238,8 +238,7 @@ def main() -> None:
                       f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   "
                       f"ratio {ours['rate'] / base['rate']:.0%}", flush=True)
     finally:
-        floor.redis = None
-        floor.stop()
+        floor.stop()  # its Redis is the stack's: stopped with the stack
         stack.stop()
 
 
