@@ -44,7 +44,6 @@ class Settings:
     abandoned_ttl: int = 604_800
     max_body_bytes: int = 65_536
     rpc_timeout: float = 5.0
-    grpc_workers: int = 16
     gateway_workers: int = 2
     gateway_threads: int = 4
     drain_seconds: int = 20
@@ -65,7 +64,6 @@ class Settings:
             abandoned_ttl=_int("PARLOR_ABANDONED_TTL_SECONDS", 604_800, minimum=1),
             max_body_bytes=_int("PARLOR_MAX_BODY_BYTES", 65_536, minimum=1024),
             rpc_timeout=_int("PARLOR_RPC_TIMEOUT_MS", 5_000, minimum=1) / 1000,
-            grpc_workers=_int("PARLOR_GRPC_WORKERS", 16, minimum=1),
             gateway_workers=_int("PARLOR_GATEWAY_WORKERS", 2, minimum=1),
             gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1),
             drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20),

@@ -1,7 +1,8 @@
 """Matches: ties seat credentials, the store and the game engines together.
 
 Every method takes and returns protobuf messages (the servicer only adds
-transport: metadata in, status out). Every write is read, validate, then one
+transport: metadata in, status out). Methods that touch Redis are coroutines;
+the engines are plain functions, run between two awaits. Every write is read, validate, then one
 compare-and-set on the version; a loser of a race re-reads and re-validates.
 Nothing here keeps state between calls.
 """
@@ -17,7 +18,7 @@ import re
 import secrets
 import struct
 import time
-from typing import Any
+from typing import Any, Awaitable
 
 import orjson
 
@@ -67,7 +68,7 @@ class Matches:
 
     # ---- create and join -------------------------------------------------------
 
-    def create(self, request: pb.CreateMatchRequest) -> pb.Match:
+    async def create(self, request: pb.CreateMatchRequest) -> pb.Match:
         game = games.get(request.game)
         if game is None:
             raise ParlorError("UNKNOWN_GAME", f"There is no game {request.game!r}; "
@@ -97,19 +98,20 @@ class Matches:
             players=request.players, options=options, seed=seed, status=pb.WAITING,
             names=[None] * request.players, token_hashes=[None] * request.players,
             rng=rng.counter, last_event=0, state=state)
-        while not self.store.create(record.match_id, record.encode(), self.settings.abandoned_ttl):
+        while not await self.store.create(record.match_id, record.encode(),
+                                          self.settings.abandoned_ttl):
             record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
         metrics.MATCHES.labels(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
                                          "players": record.players})
         return self._view(record, 0, None)
 
-    def join(self, request: pb.JoinMatchRequest) -> pb.JoinMatchResponse:
+    async def join(self, request: pb.JoinMatchRequest) -> pb.JoinMatchResponse:
         name = request.name.strip()
         if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
             raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters.")
         for _ in range(MAX_ATTEMPTS):
-            version, record = self._load(request.match_id)
+            version, record = await self._load(request.match_id)
             if record.status != pb.WAITING:
                 raise ParlorError("MATCH_FULL", "Every seat of this match is taken.")
             if request.HasField("seat"):
@@ -131,24 +133,24 @@ class Matches:
                 events.append({"match_started": {}})
                 events.extend(game.opening_events(record.state))
             try:
-                self._commit(record, version, events)
+                await self._commit(record, version, events)
             except Conflict:
                 continue
             log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
             if record.active:
                 metrics.MATCHES.labels(record.game, "started").inc()
-                self._index(self.store.mark_started, record.match_id, time.time())
+                await self._index(self.store.mark_started(record.match_id, time.time()))
             return pb.JoinMatchResponse(seat=seat, token=token)
         raise _busy()
 
     # ---- reads -------------------------------------------------------------------
 
-    def get(self, match_id: str, token: str | None) -> pb.Match:
-        version, record = self._load(match_id)
+    async def get(self, match_id: str, token: str | None) -> pb.Match:
+        version, record = await self._load(match_id)
         return self._view(record, version, self._seat(record, token, required=False))
 
-    def legal_actions(self, match_id: str, token: str | None) -> pb.ListLegalActionsResponse:
-        version, record = self._load(match_id)
+    async def legal_actions(self, match_id: str, token: str | None) -> pb.ListLegalActionsResponse:
+        version, record = await self._load(match_id)
         seat = self._seat(record, token, required=True)
         actions = []
         if record.active:
@@ -156,21 +158,21 @@ class Matches:
             actions = [pb.Action(**{game.id: a}) for a in game.legal(record.state, seat)]
         return pb.ListLegalActionsResponse(actions=actions, version=version)
 
-    def events(self, request: pb.ListEventsRequest, token: str | None) -> pb.ListEventsResponse:
+    async def events(self, request: pb.ListEventsRequest, token: str | None) -> pb.ListEventsResponse:
         if request.after < 0:
             raise ParlorError("INVALID_ARGUMENT", "`after` is an event number, 0 or more.")
         if request.limit < 0:
             raise ParlorError("INVALID_ARGUMENT", "`limit` must be positive.")
         limit = min(request.limit or MAX_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE)
-        _, record = self._load(request.match_id)
+        _, record = await self._load(request.match_id)
         seat = self._seat(record, token, required=False)
-        raw = self.store.events(record.match_id, request.after, limit, seat)
+        raw = await self.store.events(record.match_id, request.after, limit, seat)
         return pb.ListEventsResponse(events=[pb.Event.FromString(data) for data in raw],
                                      last_event=record.last_event)
 
     # ---- actions -------------------------------------------------------------------
 
-    def submit(self, request: pb.SubmitActionRequest, token: str | None) -> pb.SubmitActionResponse:
+    async def submit(self, request: pb.SubmitActionRequest, token: str | None) -> pb.SubmitActionResponse:
         key = request.idempotency_key
         if key and not _IDEMPOTENCY_KEY.fullmatch(key):
             raise ParlorError("INVALID_IDEMPOTENCY_KEY",
@@ -184,7 +186,7 @@ class Matches:
         fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
-            stored = self.store.load(_checked_id(request.match_id), idem_field)
+            stored = await self.store.load(_checked_id(request.match_id), idem_field)
             if stored is None:
                 raise _not_found(request.match_id)
             record = self._decode(stored.record)
@@ -193,7 +195,8 @@ class Matches:
                 raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
                                   seat=request.seat)
             if stored.idempotency is not None:
-                reply = self._replay(record, stored.version, seat, stored.idempotency, fingerprint)
+                reply = await self._replay(record, stored.version, seat, stored.idempotency,
+                                           fingerprint)
                 metrics.ACTIONS.labels(record.game, "duplicate").inc()
                 return reply
             if expected is not None and expected != stored.version:
@@ -225,7 +228,7 @@ class Matches:
                 idem = (idem_field, _IDEM_RECORD.pack(fingerprint, stored.version + 1, first,
                                                       first + len(events) - 1))
             try:
-                built = self._commit(record, stored.version, events,
+                built = await self._commit(record, stored.version, events,
                                      action=orjson.dumps([seat, action]),
                                      idempotency=idem, seat=seat)
             except DuplicateKey:
@@ -238,12 +241,12 @@ class Matches:
             metrics.ACTIONS.labels(record.game, "accepted").inc()
             if record.finished:
                 metrics.MATCHES.labels(record.game, "finished").inc()
-                self._index(self.store.mark_finished, record.match_id)
+                await self._index(self.store.mark_finished(record.match_id))
             return pb.SubmitActionResponse(match=self._view(record, stored.version + 1, seat),
                                            events=built)
         raise _busy()
 
-    def _replay(self, record: Record, version: int, seat: int, stored: bytes,
+    async def _replay(self, record: Record, version: int, seat: int, stored: bytes,
                 fingerprint: str) -> pb.SubmitActionResponse:
         """The first response to an idempotent request, rebuilt without writing."""
         first_fingerprint, at_version, first, last = _IDEM_RECORD.unpack(stored)
@@ -251,19 +254,20 @@ class Matches:
             raise ParlorError("IDEMPOTENCY_KEY_REUSED",
                               "This idempotency key was used for a different request on this match.")
         if at_version != version:
-            record = self._rebuild(record, at_version)
-        raw = self.store.events(record.match_id, first - 1, last - first + 1, seat, until=last)
+            record = await self._rebuild(record, at_version)
+        raw = await self.store.events(record.match_id, first - 1, last - first + 1, seat,
+                                      until=last)
         return pb.SubmitActionResponse(match=self._view(record, at_version, seat),
                                        events=[pb.Event.FromString(data) for data in raw])
 
-    def _rebuild(self, record: Record, version: int) -> Record:
+    async def _rebuild(self, record: Record, version: int) -> Record:
         """The record as it was at `version` (after every seat joined), re-run
         from the seed and the action log."""
         game = games.GAMES[record.game]
         rng = Rng.from_seed(record.seed)
         past = copy.copy(record)
         past.state = game.new_state(record.players, record.options, rng)
-        for data in self.store.actions(record.match_id, version - record.players):
+        for data in await self.store.actions(record.match_id, version - record.players):
             seat, action = orjson.loads(data)
             game.play(past.state, seat, action, rng)
         past.rng = rng.counter
@@ -273,15 +277,15 @@ class Matches:
     # ---- helpers ---------------------------------------------------------------------
 
     @staticmethod
-    def _index(update, *args) -> None:
+    async def _index(update: Awaitable[None]) -> None:
         """Keeps the active-match index; a failure there must not fail play."""
         try:
-            update(*args)
+            await update
         except ParlorError:
             log.warning("active-match index not updated")
 
-    def _load(self, match_id: str) -> tuple[int, Record]:
-        stored = self.store.load(_checked_id(match_id))
+    async def _load(self, match_id: str) -> tuple[int, Record]:
+        stored = await self.store.load(_checked_id(match_id))
         if stored is None:
             raise _not_found(match_id)
         return stored.version, self._decode(stored.record)
@@ -308,7 +312,7 @@ class Matches:
                 return seat
         raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
 
-    def _commit(self, record: Record, version: int, events: list[Event | dict[str, Any]],
+    async def _commit(self, record: Record, version: int, events: list[Event | dict[str, Any]],
                 action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
                 seat: int | None = None) -> list[pb.Event]:
         """Numbers and stores the events with the record at version+1; returns
@@ -329,7 +333,8 @@ class Matches:
             seen.append(private.get(seat, public) if seat is not None else public)
         record.last_event = number
         ttl = self.settings.finished_ttl if record.finished else self.settings.abandoned_ttl
-        self.store.commit(record.match_id, version, record.encode(), ttl, stored, action, idempotency)
+        await self.store.commit(record.match_id, version, record.encode(), ttl, stored, action,
+                                idempotency)
         return seen
 
     def _view(self, record: Record, version: int, seat: int | None) -> pb.Match:

@@ -6,8 +6,6 @@ outcomes. Never a match id, seat or token.
 
 from __future__ import annotations
 
-import time
-
 from prometheus_client import Counter, Gauge, Histogram
 
 RPCS = Counter("parlor_rpc_requests_total", "Parlor RPCs served, by method and result code.",
@@ -29,25 +27,3 @@ REDIS_ERRORS = Counter("parlor_redis_errors_total", "Redis calls that failed (co
 def observe_rpc(rpc: str, code: str, seconds: float) -> None:
     RPCS.labels(rpc, code).inc()
     RPC_SECONDS.labels(rpc).observe(seconds)
-
-
-class ActiveMatches:
-    """Sets the active-matches gauge from the store's index, at most every
-    `interval` seconds (it is read when Prometheus scrapes)."""
-
-    def __init__(self, count, interval: float = 15.0) -> None:
-        self._count = count
-        self._interval = interval
-        self._last = 0.0
-        ACTIVE.set_function(self._value)
-        self._value_cache = 0.0
-
-    def _value(self) -> float:
-        now = time.monotonic()
-        if now - self._last >= self._interval:
-            self._last = now
-            try:
-                self._value_cache = float(self._count())
-            except Exception:  # a scrape must not fail because Redis is away
-                pass
-        return self._value_cache

@@ -7,7 +7,7 @@ import logging
 import re
 import secrets
 import time
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 import grpc
 
@@ -24,9 +24,9 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Parlor"].full_name
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
 
-def bearer_token(context: grpc.ServicerContext) -> str | None:
+def bearer_token(context: grpc.aio.ServicerContext) -> str | None:
     """The seat token from `authorization: Bearer <token>`, or None."""
-    for key, value in context.invocation_metadata():
+    for key, value in context.invocation_metadata() or ():
         if key == "authorization":
             scheme, _, token = value.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
@@ -39,29 +39,29 @@ class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
     def __init__(self, matches: Matches) -> None:
         self.matches = matches
 
-    def ListGames(self, request, context):
+    async def ListGames(self, request, context):
         return self.matches.list_games()
 
-    def CreateMatch(self, request, context):
-        return self.matches.create(request)
+    async def CreateMatch(self, request, context):
+        return await self.matches.create(request)
 
-    def JoinMatch(self, request, context):
-        return self.matches.join(request)
+    async def JoinMatch(self, request, context):
+        return await self.matches.join(request)
 
-    def GetMatch(self, request, context):
-        return self.matches.get(request.match_id, bearer_token(context))
+    async def GetMatch(self, request, context):
+        return await self.matches.get(request.match_id, bearer_token(context))
 
-    def ListLegalActions(self, request, context):
-        return self.matches.legal_actions(request.match_id, bearer_token(context))
+    async def ListLegalActions(self, request, context):
+        return await self.matches.legal_actions(request.match_id, bearer_token(context))
 
-    def SubmitAction(self, request, context):
-        return self.matches.submit(request, bearer_token(context))
+    async def SubmitAction(self, request, context):
+        return await self.matches.submit(request, bearer_token(context))
 
-    def ListEvents(self, request, context):
-        return self.matches.events(request, bearer_token(context))
+    async def ListEvents(self, request, context):
+        return await self.matches.events(request, bearer_token(context))
 
 
-class RequestInterceptor(grpc.ServerInterceptor):
+class RequestInterceptor(grpc.aio.ServerInterceptor):
     """For every Parlor RPC: a request id (from `x-request-id` metadata, else a
     new one), one JSON log line, `observe(method, code, seconds)` for metrics,
     and errors turned into a rich status (ParlorError as is, anything else as
@@ -71,12 +71,12 @@ class RequestInterceptor(grpc.ServerInterceptor):
         self.observe = observe
         self._wrapped: dict[str, grpc.RpcMethodHandler] = {}  # one wrapper per method, made once
 
-    def intercept_service(self, continuation, handler_call_details):
+    async def intercept_service(self, continuation, handler_call_details):
         method = handler_call_details.method
         wrapped = self._wrapped.get(method)
         if wrapped is not None:
             return wrapped
-        handler = continuation(handler_call_details)
+        handler = await continuation(handler_call_details)
         if handler is None or not method.startswith(f"/{SERVICE_NAME}/") or not handler.unary_unary:
             return handler
         wrapped = grpc.unary_unary_rpc_method_handler(
@@ -86,24 +86,25 @@ class RequestInterceptor(grpc.ServerInterceptor):
         self._wrapped[method] = wrapped
         return wrapped
 
-    def _wrap(self, behavior: Callable[[Any, grpc.ServicerContext], Any],
-              rpc: str) -> Callable[[Any, grpc.ServicerContext], Any]:
-        def handle(request: Any, context: grpc.ServicerContext) -> Any:
-            rid = next((v for k, v in context.invocation_metadata()
+    def _wrap(self, behavior: Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]],
+              rpc: str) -> Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]:
+        async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            rid = next((v for k, v in context.invocation_metadata() or ()
                         if k == "x-request-id" and _REQUEST_ID.fullmatch(v)), None)
             token = logs.request_id.set(rid or secrets.token_hex(8))
             started = time.perf_counter()
             code = "OK"
             try:
-                return behavior(request, context)
+                return await behavior(request, context)
             except ParlorError as exc:
                 code = exc.code
-                context.abort_with_status(exc.to_status())
+                await _abort(context, exc)
+            except grpc.aio.AbortError:
+                raise
             except Exception:
                 code = "INTERNAL"
                 log.exception("unhandled error", extra={"rpc": rpc})
-                context.abort_with_status(
-                    ParlorError("INTERNAL", "Something went wrong on our side.").to_status())
+                await _abort(context, ParlorError("INTERNAL", "Something went wrong on our side."))
             finally:
                 elapsed = time.perf_counter() - started
                 log.info("rpc", extra={"rpc": rpc, "code": code, "ms": round(elapsed * 1000, 2)})
@@ -111,3 +112,8 @@ class RequestInterceptor(grpc.ServerInterceptor):
                     self.observe(rpc, code, elapsed)
                 logs.request_id.reset(token)
         return handle
+
+
+async def _abort(context: grpc.aio.ServicerContext, error: ParlorError) -> None:
+    status = error.to_status()
+    await context.abort(status.code, status.details, status.trailing_metadata)

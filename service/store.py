@@ -13,6 +13,7 @@ them atomically and the same code runs on Redis Cluster. Only Redis 6.2 commands
 
 A write is one script: compare the version, then write state, events, action
 and idempotency record and refresh every key's TTL. A read is one round trip.
+The client is redis.asyncio: the service runs on one event loop.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass
-from typing import Callable, Sequence, TypeVar
+from typing import Awaitable, Callable, Sequence, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import redis
+import redis.asyncio as aredis
+from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from . import metrics
 from .errors import ParlorError
@@ -89,7 +91,7 @@ def keys(match_id: str) -> tuple[str, str, str, str]:
     return f"{tag}:state", f"{tag}:events", f"{tag}:actions", f"{tag}:idem"
 
 
-def connect(url: str) -> redis.Redis:
+def connect(url: str) -> aredis.Redis:
     """A client for REDIS_URL: redis://, rediss://, unix://, or
     redis+sentinel://[:pw@]host:port[,host:port]/<master>[/db], or
     redis+cluster://[:pw@]host:port. No automatic retries: the store decides
@@ -97,7 +99,7 @@ def connect(url: str) -> redis.Redis:
     common = dict(socket_timeout=5, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0),
                   health_check_interval=15)
     if url.startswith("redis+sentinel://"):
-        from redis.sentinel import Sentinel
+        from redis.asyncio.sentinel import Sentinel
 
         parts = urlsplit(url)
         hosts = []
@@ -112,18 +114,18 @@ def connect(url: str) -> redis.Redis:
         return sentinel.master_for(path[0], db=int(path[1]) if len(path) > 1 else 0,
                                    password=password, **common)
     if url.startswith("redis+cluster://"):
-        from redis.cluster import RedisCluster
+        from redis.asyncio.cluster import RedisCluster
 
         return RedisCluster.from_url("redis://" + url[len("redis+cluster://"):],
                                      socket_timeout=5, socket_connect_timeout=2)
-    return redis.Redis.from_url(url, **common)
+    return aredis.Redis.from_url(url, **common)
 
 
-def _store_errors(fn: Callable[..., T]) -> Callable[..., T]:
+def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    async def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            return await fn(*args, **kwargs)
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             log.warning("redis unavailable", extra={"op": fn.__name__, "error": str(exc)})
@@ -132,52 +134,53 @@ def _store_errors(fn: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
-def _retry_read(fn: Callable[..., T]) -> Callable[..., T]:
+def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
     """Reads change nothing, so one retry on a fresh connection is safe (the
     first use of a pooled connection after a Redis restart fails)."""
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    async def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            return await fn(*args, **kwargs)
         except (redis.ConnectionError, redis.TimeoutError):
-            return fn(*args, **kwargs)
+            return await fn(*args, **kwargs)
     return wrapper
 
 
 class MatchStore:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: aredis.Redis) -> None:
         self.redis = client
         self._commit = client.register_script(_COMMIT)
 
     @_store_errors
-    def ping(self) -> bool:
-        return bool(self.redis.ping())
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
 
     @_store_errors
-    def create(self, match_id: str, record: bytes, ttl_seconds: int) -> bool:
+    async def create(self, match_id: str, record: bytes, ttl_seconds: int) -> bool:
         """Stores a new match at version 0; False if the id is taken."""
-        return bool(self.redis.set(keys(match_id)[0], b"0|" + record, px=ttl_seconds * 1000, nx=True))
+        return bool(await self.redis.set(keys(match_id)[0], b"0|" + record,
+                                         px=ttl_seconds * 1000, nx=True))
 
     @_store_errors
     @_retry_read
-    def load(self, match_id: str, idempotency_field: str = "") -> Stored | None:
+    async def load(self, match_id: str, idempotency_field: str = "") -> Stored | None:
         """The match's version and record (and an idempotency record) in one
         round trip; None if there is no such match."""
         state, _, _, idem = keys(match_id)
         if not idempotency_field:
-            value, found = self.redis.get(state), None
+            value, found = await self.redis.get(state), None
         else:
             pipe = self.redis.pipeline(transaction=False)
             pipe.get(state)
             pipe.hget(idem, idempotency_field)
-            value, found = pipe.execute()
+            value, found = await pipe.execute()
         if value is None:
             return None
         version, _, record = value.partition(b"|")
         return Stored(int(version), record, found)
 
     @_store_errors
-    def commit(self, match_id: str, expected_version: int, record: bytes, ttl_seconds: int,
+    async def commit(self, match_id: str, expected_version: int, record: bytes, ttl_seconds: int,
                events: Sequence[NewEvent] = (), action: bytes = b"",
                idempotency: tuple[str, bytes] | None = None) -> int:
         """Writes the next version if the stored one is still `expected_version`.
@@ -191,7 +194,7 @@ class MatchStore:
             for seat, data in event.private.items():
                 fields += [f"s{seat}", data]
             args += [f"{event.number}-0", len(fields) // 2, *fields]
-        status = self._commit(keys=list(keys(match_id)), args=args)
+        status = await self._commit(keys=list(keys(match_id)), args=args)
         if status == 0:
             raise Conflict()
         if status == 2:
@@ -200,39 +203,33 @@ class MatchStore:
 
     @_store_errors
     @_retry_read
-    def events(self, match_id: str, after: int, limit: int, seat: int | None,
+    async def events(self, match_id: str, after: int, limit: int, seat: int | None,
                until: int | None = None) -> list[bytes]:
         """Events numbered after `after` (up to `until`), as `seat` sees them."""
         end = f"{until}-0" if until is not None else "+"
-        entries = self.redis.xrange(keys(match_id)[1], f"{after + 1}-0", end, count=limit)
+        entries = await self.redis.xrange(keys(match_id)[1], f"{after + 1}-0", end, count=limit)
         own = f"s{seat}".encode() if seat is not None else None
         return [fields.get(own) or fields[b"p"] for _, fields in entries]
 
     @_store_errors
     @_retry_read
-    def actions(self, match_id: str, count: int) -> list[bytes]:
+    async def actions(self, match_id: str, count: int) -> list[bytes]:
         """The first `count` accepted actions, oldest first."""
         if count <= 0:
             return []
-        return self.redis.lrange(keys(match_id)[2], 0, count - 1)
+        return await self.redis.lrange(keys(match_id)[2], 0, count - 1)
 
     @_store_errors
-    def mark_started(self, match_id: str, now: float) -> None:
-        self.redis.zadd(ACTIVE_INDEX, {match_id: now})
+    async def mark_started(self, match_id: str, now: float) -> None:
+        await self.redis.zadd(ACTIVE_INDEX, {match_id: now})
 
     @_store_errors
-    def mark_finished(self, match_id: str) -> None:
-        self.redis.zrem(ACTIVE_INDEX, match_id)
+    async def mark_finished(self, match_id: str) -> None:
+        await self.redis.zrem(ACTIVE_INDEX, match_id)
 
     @_store_errors
-    def count_active(self, now: float, abandoned_after: int) -> int:
+    async def count_active(self, now: float, abandoned_after: int) -> int:
         """Started, unfinished matches; forgets those started before the
         abandoned TTL (they expired unless still played, which is rare)."""
-        self.redis.zremrangebyscore(ACTIVE_INDEX, "-inf", now - abandoned_after)
-        return self.redis.zcard(ACTIVE_INDEX)
-
-    @_store_errors
-    @_retry_read
-    def memory_usage(self, match_id: str) -> int:
-        """Bytes Redis uses for the match's keys (for benchmarks and sizing)."""
-        return sum(self.redis.memory_usage(key, samples=0) or 0 for key in keys(match_id))
+        await self.redis.zremrangebyscore(ACTIVE_INDEX, "-inf", now - abandoned_after)
+        return await self.redis.zcard(ACTIVE_INDEX)

@@ -242,3 +242,9 @@ def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_
                 return reply.body, count
         assert moved, "nobody has a legal action but the match is not finished"
     raise AssertionError("the match did not end")
+
+
+def match_memory(client, match_id: str) -> int:
+    """Bytes Redis uses for a match's keys (MEMORY USAGE), with a plain client."""
+    from service.store import keys
+    return sum(client.memory_usage(key, samples=0) or 0 for key in keys(match_id))

@@ -157,10 +157,12 @@ def memory_per_match(stack, matches: int = 10) -> tuple[float, int]:
     sums MEMORY USAGE over each match's keys."""
     import grpc
     from parlor.v1 import parlor_pb2 as pb
-    from service.store import MatchStore, connect
+    import redis
+
+    from tests.support import match_memory
 
     stub = stack.stub()
-    store = MatchStore(connect(stack.redis.url))
+    client = redis.Redis.from_url(stack.redis_url)
     chooser, used, record = random.Random(7), [], 0
     for _ in range(matches):
         match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=PLAYERS))
@@ -174,8 +176,8 @@ def memory_per_match(stack, matches: int = 10) -> tuple[float, int]:
             stub.SubmitAction(pb.SubmitActionRequest(
                 match_id=match.match_id, action=chooser.choice(actions),
                 idempotency_key=f"{seat}-{n:04d}-0123456789abcdef"), metadata=meta[seat])
-        used.append(store.memory_usage(match.match_id))
-        record = len(store.redis.get(f"parlor:{{{match.match_id}}}:state"))
+        used.append(match_memory(client, match.match_id))
+        record = len(client.get(f"parlor:{{{match.match_id}}}:state"))
     return statistics.mean(used), record
 
 
@@ -190,8 +192,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", default="1,8")
-    parser.add_argument("--grpc-workers", type=int, default=0,
-                        help="PARLOR_GRPC_WORKERS for our service and the floor (default: the setting's default)")
     args = parser.parse_args()
     client_counts = [int(c) for c in args.clients.split(",")]
 
@@ -203,8 +203,6 @@ def main() -> None:
     print(f"engine: {playouts:,.0f} random 4-player What the Heck? playouts/s on one core", flush=True)
 
     env = {"PARLOR_LOG_LEVEL": "WARNING"}
-    if args.grpc_workers:
-        env["PARLOR_GRPC_WORKERS"] = str(args.grpc_workers)
     stack = Stack(env=dict(env)).start()
     floor = Stack(env=dict(env), gateway=False)
     try:

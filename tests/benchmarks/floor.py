@@ -10,13 +10,12 @@ record) and writes it back through a Lua compare-and-set, as an action does.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sys
-from concurrent import futures
 
 import grpc
-import redis
 
 METHOD = "/floor.Floor/Act"
 BLOB_BYTES = int(os.environ.get("FLOOR_BLOB_BYTES", "700"))
@@ -28,25 +27,31 @@ return 1
 """
 
 
-def serve() -> None:
-    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+async def serve() -> None:
+    """The same server set-up as the service (grpc.aio, redis.asyncio with the
+    service's connection settings), one handler, no game logic."""
+    from service.store import connect
+
+    client = connect(os.environ["REDIS_URL"])
     cas = client.register_script(_CAS)
 
-    def act(request: bytes, context) -> bytes:
+    async def act(request: bytes, context) -> bytes:
         key = f"floor:{{{request.decode()}}}:state"
-        value = client.get(key)
+        value = await client.get(key)
         version, _, blob = value.partition(b"|") if value else (b"0", b"", b"x" * BLOB_BYTES)
-        cas(keys=[key], args=[version, b"%d|%s" % (int(version) + 1, blob)])
+        await cas(keys=[key], args=[version, b"%d|%s" % (int(version) + 1, blob)])
         return b"ok"
 
     handler = grpc.method_handlers_generic_handler("floor.Floor", {
         "Act": grpc.unary_unary_rpc_method_handler(act)})
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=int(os.environ.get("PARLOR_GRPC_WORKERS", "16"))))
+    server = grpc.aio.server()
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(f"127.0.0.1:{os.environ['PARLOR_GRPC_PORT']}")
-    server.start()
-    signal.signal(signal.SIGTERM, lambda *_: server.stop(1))
-    server.wait_for_termination()
+    await server.start()
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    await server.stop(1)
 
 
 def create_app():
@@ -73,4 +78,4 @@ def create_app():
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["service"]:
-    serve()
+    asyncio.run(serve())

@@ -4,6 +4,7 @@ a full match through the real stack on each."""
 from __future__ import annotations
 
 import random
+import socket
 import subprocess
 import tempfile
 import time
@@ -62,11 +63,24 @@ def test_sentinel():
             sentinel.wait(10)
 
 
+def cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) exists and is free too."""
+    while True:
+        port = free_port()
+        if port < 55_000:
+            with socket.socket() as probe:
+                try:
+                    probe.bind(("127.0.0.1", port + 10_000))
+                    return port
+                except OSError:
+                    pass
+
+
 def test_cluster():
     nodes = []
     try:
         for _ in range(3):
-            node = EmbeddedRedis(extra_args=("--cluster-enabled", "yes", "--cluster-config-file",
+            node = EmbeddedRedis(port=cluster_port(), extra_args=("--cluster-enabled", "yes", "--cluster-config-file",
                                              "nodes.conf", "--cluster-node-timeout", "2000"))
             nodes.append(node.start())
         subprocess.run([cli_binary(), "--cluster", "create",
