@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 import time
 
 from flask import Flask, g, request
@@ -37,7 +36,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     @app.before_request
     def start_request():
         incoming = request.headers.get("X-Request-Id", "")
-        g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else secrets.token_hex(8)
+        g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else logs.new_request_id()
         g.started = time.perf_counter()
         logs.request_id.set(g.request_id)
 

@@ -7,10 +7,16 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import random
 import sys
 import time
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
+
+
+def new_request_id() -> str:
+    """A fresh correlation id. Not a secret, so no system entropy per request."""
+    return f"{random.getrandbits(64):016x}"
 
 # Attributes every LogRecord has; anything else was passed in `extra` and is logged.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}

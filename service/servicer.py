@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 import time
 from typing import Any, Awaitable, Callable
 
@@ -91,7 +90,7 @@ class RequestInterceptor(grpc.aio.ServerInterceptor):
         async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
             rid = next((v for k, v in context.invocation_metadata() or ()
                         if k == "x-request-id" and _REQUEST_ID.fullmatch(v)), None)
-            token = logs.request_id.set(rid or secrets.token_hex(8))
+            token = logs.request_id.set(rid or logs.new_request_id())
             started = time.perf_counter()
             code = "OK"
             try:
