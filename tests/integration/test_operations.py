@@ -80,32 +80,40 @@ def drain_stack():
     s.stop()
 
 
-def _burst(send, stop: threading.Event, results: list):
-    while not stop.is_set():
-        started = time.monotonic()
-        try:
-            outcome = send()
-        except Exception as exc:  # connection refused after shutdown began
-            outcome = type(exc).__name__
-        results.append((started, time.monotonic(), outcome))
+def burst_through_sigterm(stack, process: str, senders) -> tuple[list, float, int]:
+    """Each sender calls in a loop on its own thread; half a second in, `process`
+    gets SIGTERM. Returns (started, finished, outcome) per call, when the signal
+    went, and the exit code."""
+    stop, results = threading.Event(), []
+
+    def loop(send):
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                outcome = send()
+            except Exception as exc:  # connection refused after shutdown began
+                outcome = type(exc).__name__
+            results.append((started, time.monotonic(), outcome))
+
+    threads = [threading.Thread(target=loop, args=(send,)) for send in senders]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    signalled = time.monotonic()
+    code = stack.stop_process(process, signal.SIGTERM)
+    stop.set()
+    for t in threads:
+        t.join()
+    return results, signalled, code
 
 
 def test_sigterm_drains_the_gateway(drain_stack):
     rest = drain_stack.rest()
     match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
     path = f"/v1/matches/{match['matchId']}"
-    stop, results = threading.Event(), []
     clients = [drain_stack.rest() for _ in range(6)]
-    threads = [threading.Thread(target=_burst, args=(lambda c=c: c.get(path, token=tokens[0]).status,
-                                                     stop, results)) for c in clients]
-    for t in threads:
-        t.start()
-    time.sleep(0.5)
-    signalled = time.monotonic()
-    code = drain_stack.stop_process("gateway", signal.SIGTERM)
-    stop.set()
-    for t in threads:
-        t.join()
+    results, signalled, code = burst_through_sigterm(
+        drain_stack, "gateway", [lambda c=c: c.get(path, token=tokens[0]).status for c in clients])
     assert code == 0
     answered_before = [r for r in results if r[0] < signalled]
     assert len(answered_before) > 20
@@ -119,7 +127,6 @@ def test_sigterm_drains_the_service(drain_stack):
     stub = drain_stack.stub(channel)
     match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
     tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=n)).token for n in "ab"]
-    stop, results = threading.Event(), []
 
     def get():
         try:
@@ -128,15 +135,7 @@ def test_sigterm_drains_the_service(drain_stack):
         except grpc.RpcError as err:
             return err.code().name
 
-    threads = [threading.Thread(target=_burst, args=(get, stop, results)) for _ in range(6)]
-    for t in threads:
-        t.start()
-    time.sleep(0.5)
-    signalled = time.monotonic()
-    code = drain_stack.stop_process("service", signal.SIGTERM)
-    stop.set()
-    for t in threads:
-        t.join()
+    results, signalled, code = burst_through_sigterm(drain_stack, "service", [get] * 6)
     channel.close()
     assert code == 0
     finished_before = [r for r in results if r[1] < signalled]
