@@ -14,8 +14,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from parlor.v1 import parlor_pb2_grpc
 
 # Client-side round robin over every address the target resolves to (a headless
-# Service in Kubernetes gives one per replica), retried for UNAVAILABLE before
-# the call reaches a server.
+# Service in Kubernetes gives one per replica). Only gRPC's transparent retries
+# apply (a call that never reached a server); an action is never re-sent blindly.
 _SERVICE_CONFIG = json.dumps({
     "loadBalancingConfig": [{"round_robin": {}}],
 })

@@ -67,7 +67,8 @@ def from_rpc_error(err: grpc.RpcError):
                                       dict(info.metadata))
     name, message = _TRANSPORT.get(code, ("INTERNAL", "Something went wrong on our side."))
     if code not in _TRANSPORT:
-        log.error("grpc error without details", extra={"grpc_code": code.name, "grpc_details": err.details()})
+        log.error("grpc error without details",
+                  extra={"grpc_code": code.name, "grpc_details": err.details()})
     return error_response(HTTP_STATUS.get(code, 500), name, message)
 
 
@@ -88,8 +89,9 @@ def init_app(app: Flask) -> None:
                    404: "There is no such endpoint.",
                    405: "This endpoint does not take that method."}.get(status, exc.description)
         response = error_response(status, code, message)
-        if isinstance(exc.get_response().headers.get("Allow"), str):
-            response.headers["Allow"] = exc.get_response().headers["Allow"]
+        allow = exc.get_response().headers.get("Allow")  # 405 says what is allowed
+        if allow:
+            response.headers["Allow"] = allow
         return response
 
     @app.errorhandler(Exception)

@@ -229,8 +229,8 @@ class Matches:
                                                       first + len(events) - 1))
             try:
                 built = await self._commit(record, stored.version, events,
-                                     action=orjson.dumps([seat, action]),
-                                     idempotency=idem, seat=seat)
+                                           action=orjson.dumps([seat, action]),
+                                           idempotency=idem, seat=seat)
             except DuplicateKey:
                 continue  # the same request won a race: re-read finds its record and replays it
             except Conflict:
@@ -247,7 +247,7 @@ class Matches:
         raise _busy()
 
     async def _replay(self, record: Record, version: int, seat: int, stored: bytes,
-                fingerprint: str) -> pb.SubmitActionResponse:
+                      fingerprint: bytes) -> pb.SubmitActionResponse:
         """The first response to an idempotent request, rebuilt without writing."""
         first_fingerprint, at_version, first, last = _IDEM_RECORD.unpack(stored)
         if first_fingerprint != fingerprint:
@@ -313,8 +313,8 @@ class Matches:
         raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
 
     async def _commit(self, record: Record, version: int, events: list[Event | dict[str, Any]],
-                action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
-                seat: int | None = None) -> list[pb.Event]:
+                      action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
+                      seat: int | None = None) -> list[pb.Event]:
         """Numbers and stores the events with the record at version+1; returns
         the events as `seat` sees them."""
         new_version = version + 1
@@ -395,7 +395,8 @@ def _not_found(match_id: str) -> ParlorError:
 
 def _stale(expected: int, current: int | None) -> ParlorError:
     return ParlorError("STALE_VERSION", f"The match is no longer at version {expected}; "
-                       "re-read it and decide again.", expected_version=expected, current_version=current)
+                       "re-read it and decide again.",
+                       expected_version=expected, current_version=current)
 
 
 def _busy() -> ParlorError:

@@ -123,7 +123,7 @@ class Game:
     def play(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         """Applies one action for `seat`, mutating `state`, or raises RulesError
         and leaves `state` untouched."""
-        if type(seat) is not int or not 0 <= seat < state["players"]:  # True == 1, 1.0 == 1
+        if not is_seat(state, seat):
             raise RulesError("UNKNOWN_SEAT", f"There is no seat {seat!r}.")
         if self.outcome(state) is not None:
             raise RulesError("GAME_OVER", "The game is over.")
@@ -137,7 +137,7 @@ class Game:
 
     def legal(self, state: State, seat: int) -> list[Action]:
         """Every distinct legal action of `seat` now; empty when it has nothing to do."""
-        if type(seat) is not int or self.outcome(state) is not None or seat not in self.to_act(state):
+        if not is_seat(state, seat) or self.outcome(state) is not None or seat not in self.to_act(state):
             return []
         return self.legal_actions(state, seat)
 
@@ -163,12 +163,12 @@ class Game:
         raise NotImplementedError
 
     def turn_error(self, state: State, seat: int) -> RulesError:
-        """The error for a seat that may not act now (override for a precise
+        """The error for a real seat that may not act now (override for a precise
         reason, e.g. ALREADY_COMMITTED)."""
         return RulesError("NOT_YOUR_TURN", f"It is not seat {seat}'s turn.")
 
     def check(self, state: State, seat: int, action: Action) -> None:
-        """Raises RulesError unless `action` is legal for `seat`. The default
+        """Called only for a real seat that may act now. Raises RulesError unless `action` is legal for `seat`. The default
         looks the action up in legal_actions; games override it for a precise
         reason or for shorthand actions that are not listed."""
         if action not in self.legal_actions(state, seat):
@@ -185,6 +185,12 @@ class Game:
     def outcome(self, state: State) -> Outcome | None:
         """The result once the game is over, else None."""
         raise NotImplementedError
+
+
+def is_seat(state: State, seat: Any) -> bool:
+    """A seat number of this game: a plain int in range (not True or 1.0, which
+    compare equal to 1)."""
+    return type(seat) is int and 0 <= seat < state["players"]
 
 
 def _check_option(opt: Option, value: Any, players: int) -> None:

@@ -52,7 +52,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..base import Event, Game, Option, Outcome, RulesError, State
+from ..base import Event, Game, Option, Outcome, RulesError, State, is_seat
 from ..rng import Rng
 
 ATTRIBUTES = ("hiss", "slither", "chomp")
@@ -191,13 +191,9 @@ class Heck(Game):
         return [seat for seat, bet in enumerate(state["bets"]) if bet is None]
 
     def turn_error(self, state: State, seat: int) -> RulesError:
-        if not _is_seat(state, seat):
-            return _unknown_seat(seat)
         return RulesError("ALREADY_COMMITTED", "You have already placed your eggs this round.")
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        if not _is_seat(state, seat):  # True == 1 and 1.0 == 1 pass `seat in to_act`
-            return []
         eggs = _eggs(state, seat)
         cap = _capacities(state, seat)
         actions = [{"safe": True, "hiss": 0, "slither": 0, "chomp": 0, "heck": 0}]
@@ -209,8 +205,6 @@ class Heck(Game):
         return actions
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
-        if not _is_seat(state, seat):
-            raise _unknown_seat(seat)
         bet = _parse_bet(action)
         eggs = _eggs(state, seat)
         if bet["safe"]:
@@ -433,7 +427,7 @@ class Heck(Game):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         n = state["players"]
-        own = _is_seat(state, seat)
+        own = is_seat(state, seat)
         snake = state["snakes"][seat] if own else None
         bet = state["bets"][seat] if own else None
         seats = []
@@ -502,16 +496,6 @@ def _parse_bet(action: Any) -> dict[str, Any]:
             raise RulesError("NEGATIVE_EGGS", f"`{field}` cannot be negative ({value}).")
         bet[field] = value
     return bet
-
-
-def _is_seat(state: State, seat: Any) -> bool:
-    """A real seat number of this game (not a bool, float or string that compares
-    equal to one)."""
-    return type(seat) is int and 0 <= seat < state["players"]
-
-
-def _unknown_seat(seat: Any) -> RulesError:
-    return RulesError("UNKNOWN_SEAT", f"There is no seat {seat!r} in this game.")
 
 
 def _eggs(state: State, seat: int) -> int:

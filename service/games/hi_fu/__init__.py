@@ -155,8 +155,6 @@ class HiFu(Game):
         return []
 
     def turn_error(self, state: State, seat: int) -> RulesError:
-        if not _is_seat(state, seat):
-            return _unknown_seat(seat)
         if state["phase"] == "discard":
             return RulesError("ALREADY_COMMITTED",
                               f"You already hold {KEEP} cards; the others are still removing cards.")
@@ -169,8 +167,6 @@ class HiFu(Game):
     # ---- actions --------------------------------------------------------------------
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        if not _is_seat(state, seat):  # True or 1.0 pass `seat in to_act` but are no seat
-            return []
         hand = state["hands"][seat]
         if state["phase"] == "discard":
             return [{"discard": {"cards": [dict(card)]}} for card in hand]
@@ -179,8 +175,6 @@ class HiFu(Game):
         return [{"play": dict(card)} for card in following or hand]
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
-        if not _is_seat(state, seat):  # True or 1.0 pass `seat in to_act` but are no seat
-            raise _unknown_seat(seat)
         if not isinstance(action, dict) or len(action) != 1:
             raise RulesError("MALFORMED_ACTION",
                              "An action is exactly one of `discard` or `play`.")
@@ -432,14 +426,6 @@ def _round_started(state: State) -> Event:
     return Event({"round_started": public},
                  {seat: {"round_started": {**public, "hand": [dict(c) for c in hand]}}
                   for seat, hand in enumerate(state["hands"])})
-
-
-def _is_seat(state: State, seat: Any) -> bool:
-    return type(seat) is int and 0 <= seat < state["players"]
-
-
-def _unknown_seat(seat: Any) -> RulesError:
-    return RulesError("UNKNOWN_SEAT", f"There is no seat {seat!r} in this match.")
 
 
 def _check_card(state: State, card: Any) -> None:

@@ -260,8 +260,7 @@ class Whatever(Game):
         return []
 
     def turn_error(self, state: State, seat: int) -> RulesError:
-        known = _is_seat(state, seat)
-        if state["phase"] == "auction" and known and state["passed"][seat]:
+        if state["phase"] == "auction" and state["passed"][seat]:
             return RulesError("ALREADY_PASSED",
                               "You passed: you are out of this auction.", seat=seat)
         if state["phase"] == "exchange":
@@ -272,8 +271,6 @@ class Whatever(Game):
                           f"It is seat {state['bidder']}'s turn to bid or pass.", seat=seat)
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        if not _is_seat(state, seat):  # 1.0 or True would pass `seat in to_act`
-            return []
         if state["phase"] == "auction":
             owned = state["tokens"][seat] + state["bids"][seat]
             bids = [{"bid": {"amount": amount}}
@@ -282,8 +279,6 @@ class Whatever(Game):
         return [*({"exchange": {"position": i}} for i in _exchangeable(state)), {"skip": {}}]
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
-        if not _is_seat(state, seat):
-            raise RulesError("NOT_YOUR_TURN", "That is not a seat of this match.")
         kind, body = _parse(action)
         phase = state["phase"]
         if kind in ("bid", "pass"):
@@ -505,11 +500,6 @@ def _parse(action: Any) -> tuple[str, dict[str, Any]]:
     raise RulesError("MALFORMED_ACTION",
                      'An action is one of {"bid": {"amount": N}}, {"pass": {}}, '
                      '{"exchange": {"position": N}} or {"skip": {}}.')
-
-
-def _is_seat(state: State, seat: Any) -> bool:
-    """A seat number of this match (a plain int: not True, not 1.0)."""
-    return type(seat) is int and 0 <= seat < state["players"]
 
 
 def _high_bid(state: State) -> int:
