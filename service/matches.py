@@ -101,7 +101,7 @@ class Matches:
         while not await self.store.create(record.match_id, record.encode(),
                                           self.settings.abandoned_ttl):
             record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
-        metrics.MATCHES.labels(game.id, "created").inc()
+        metrics.match(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
                                          "players": record.players})
         return self._view(record, 0, None)
@@ -138,7 +138,7 @@ class Matches:
                 continue
             log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
             if record.active:
-                metrics.MATCHES.labels(record.game, "started").inc()
+                metrics.match(record.game, "started").inc()
                 await self._index(self.store.mark_started(record.match_id, time.time()))
             return pb.JoinMatchResponse(seat=seat, token=token)
         raise _busy()
@@ -197,10 +197,10 @@ class Matches:
             if stored.idempotency is not None:
                 reply = await self._replay(record, stored.version, seat, stored.idempotency,
                                            fingerprint)
-                metrics.ACTIONS.labels(record.game, "duplicate").inc()
+                metrics.action(record.game, "duplicate").inc()
                 return reply
             if expected is not None and expected != stored.version:
-                metrics.ACTIONS.labels(record.game, "stale").inc()
+                metrics.action(record.game, "stale").inc()
                 raise _stale(expected, stored.version)
             if which != record.game:
                 raise ParlorError("INVALID_ACTION", f"This match plays {record.game}, not {which}.")
@@ -214,7 +214,7 @@ class Matches:
             try:
                 engine_events = game.play(record.state, seat, action, rng)
             except RulesError as exc:
-                metrics.ACTIONS.labels(record.game, "illegal").inc()
+                metrics.action(record.game, "illegal").inc()
                 raise ParlorError("ILLEGAL_ACTION", exc.message, reason=exc.reason, **exc.details) from None
             record.rng = rng.counter
             outcome = game.outcome(record.state)
@@ -234,13 +234,13 @@ class Matches:
             except DuplicateKey:
                 continue  # the same request won a race: re-read finds its record and replays it
             except Conflict:
-                metrics.ACTIONS.labels(record.game, "conflict").inc()
+                metrics.action(record.game, "conflict").inc()
                 if expected is not None:
                     raise _stale(expected, None) from None
                 continue  # somebody else wrote first: re-read, re-validate
-            metrics.ACTIONS.labels(record.game, "accepted").inc()
+            metrics.action(record.game, "accepted").inc()
             if record.finished:
-                metrics.MATCHES.labels(record.game, "finished").inc()
+                metrics.match(record.game, "finished").inc()
                 await self._index(self.store.mark_finished(record.match_id))
             return pb.SubmitActionResponse(match=self._view(record, stored.version + 1, seat),
                                            events=built)

@@ -6,6 +6,8 @@ outcomes. Never a match id, seat or token.
 
 from __future__ import annotations
 
+from functools import cache
+
 from prometheus_client import Counter, Gauge, Histogram
 
 RPCS = Counter("parlor_rpc_requests_total", "Parlor RPCs served, by method and result code.",
@@ -24,6 +26,15 @@ ACTIVE = Gauge("parlor_active_matches",
 REDIS_ERRORS = Counter("parlor_redis_errors_total", "Redis calls that failed (connection or timeout).", ["op"])
 
 
+# Children by label values, looked up once: `labels()` takes a lock and checks
+# its arguments on every call, which shows on the per-action path. The label
+# sets are bounded (see above), so are these caches.
+_rpc_count = cache(RPCS.labels)
+_rpc_seconds = cache(RPC_SECONDS.labels)
+action = cache(ACTIONS.labels)   # action(game, outcome).inc()
+match = cache(MATCHES.labels)    # match(game, step).inc()
+
+
 def observe_rpc(rpc: str, code: str, seconds: float) -> None:
-    RPCS.labels(rpc, code).inc()
-    RPC_SECONDS.labels(rpc).observe(seconds)
+    _rpc_count(rpc, code).inc()
+    _rpc_seconds(rpc).observe(seconds)

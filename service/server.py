@@ -23,7 +23,7 @@ from . import logs, metrics
 from .config import Settings
 from .errors import ParlorError
 from .matches import Matches
-from .servicer import SERVICE_NAME, ParlorServicer, RequestInterceptor
+from .servicer import SERVICE_NAME, ParlorServicer
 from .store import MatchStore, connect
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,6 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     """Builds and starts the server; returns it, its bound port and the health
     keeper (stop it before stopping the server)."""
     server = grpc.aio.server(
-        interceptors=(RequestInterceptor(metrics.observe_rpc),),
         options=[
             ("grpc.max_receive_message_length", settings.max_body_bytes),
             ("grpc.max_connection_age_ms", settings.max_connection_age * 1000),
@@ -92,7 +91,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
         ])
-    parlor_pb2_grpc.add_ParlorServicer_to_server(ParlorServicer(Matches(store, settings)), server)
+    parlor_pb2_grpc.add_ParlorServicer_to_server(ParlorServicer(Matches(store, settings), metrics.observe_rpc), server)
     health_servicer = health.aio.HealthServicer()
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import struct
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Sequence, TypeVar
 from urllib.parse import unquote, urlsplit
@@ -35,26 +36,30 @@ from .errors import ParlorError
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+# ARGV: expected version, new value, TTL ms, idempotency field and record ('' for
+# none), action ('' for none), events. The events come packed in one argument
+# (fewer arguments to encode per call): strings, each a 4-byte big-endian length
+# and its bytes; per event the stream id, the field count, then field, value, ...
 _COMMIT = """
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 0 end
 if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return 0 end
-if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[5]) == 1 then return 2 end
-redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
-local i = 9
-for e = 1, tonumber(ARGV[8]) do
-  local cmd = {'XADD', KEYS[2], ARGV[i]}
-  local nfields = tonumber(ARGV[i + 1])
-  i = i + 2
-  for f = 1, nfields * 2 do
-    cmd[#cmd + 1] = ARGV[i]
-    i = i + 1
-  end
+if ARGV[4] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[4]) == 1 then return 2 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+local packed, pos = ARGV[7], 1
+local function take()
+  local len, at = struct.unpack('>I4', packed, pos)
+  pos = at + len
+  return string.sub(packed, at, pos - 1)
+end
+while pos <= #packed do
+  local cmd = {'XADD', KEYS[2], take()}
+  for f = 1, tonumber(take()) * 2 do cmd[#cmd + 1] = take() end
   redis.call(unpack(cmd))
 end
-if ARGV[7] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[7]) end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[6]) end
-for k = 2, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
+if ARGV[6] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[6]) end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[4], ARGV[4], ARGV[5]) end
+for k = 2, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[3]) end
 return 1
 """
 
@@ -84,6 +89,7 @@ class DuplicateKey(Exception):
 
 
 ACTIVE_INDEX = "parlor:active"
+_LENGTH = struct.Struct(">I")
 
 
 def keys(match_id: str) -> tuple[str, str, str, str]:
@@ -186,14 +192,14 @@ class MatchStore:
         """Writes the next version if the stored one is still `expected_version`.
         Raises Conflict (re-read and re-validate) or DuplicateKey."""
         value = b"%d|%s" % (expected_version + 1, record)
-        args: list[object] = [expected_version, expected_version + 1, value, ttl_seconds * 1000,
-                              idempotency[0] if idempotency else "",
-                              idempotency[1] if idempotency else "", action, len(events)]
+        packed = []
         for event in events:
-            fields: list[object] = ["p", event.public]
+            packed += [b"%d-0" % event.number, b"%d" % (1 + len(event.private)), b"p", event.public]
             for seat, data in event.private.items():
-                fields += [f"s{seat}", data]
-            args += [f"{event.number}-0", len(fields) // 2, *fields]
+                packed += [b"s%d" % seat, data]
+        args = [expected_version, value, ttl_seconds * 1000,
+                idempotency[0] if idempotency else "", idempotency[1] if idempotency else "",
+                action, b"".join(_LENGTH.pack(len(part)) + part for part in packed)]
         status = await self._commit(keys=list(keys(match_id)), args=args)
         if status == 0:
             raise Conflict()
