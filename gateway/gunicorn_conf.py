@@ -5,6 +5,8 @@ import os
 import shutil
 import tempfile
 
+from gunicorn.glogging import Logger
+
 from service.config import Settings
 
 _settings = Settings.from_env()
@@ -24,6 +26,18 @@ keepalive = 5
 preload_app = False  # gRPC channels must be created after the fork, in each worker
 control_socket_disable = True  # no admin socket (and none to write under a read-only root)
 accesslog = None     # the app logs one JSON line per request
+
+
+class _Logger(Logger):
+    """gunicorn's logger without the access log, which the app replaces. (Given
+    a logging config, gunicorn builds every request's access-log fields even
+    when its access logger would drop them.)"""
+
+    def access(self, resp, req, environ, request_time):
+        pass
+
+
+logger_class = _Logger
 errorlog = "-"
 logconfig_dict = {
     "version": 1,

@@ -34,10 +34,97 @@ def body_object() -> dict[str, Any]:
 
 
 def parse(data: dict[str, Any], message: M) -> M:
+    """`data` (a JSON object) parsed into the empty `message`, as
+    json_format.ParseDict does it. Plain bodies (known names; ints, bools and
+    strings of the right type and range; objects and arrays of them) take a
+    fast path, about ten times quicker; anything else (enums, nulls, numbers
+    as strings, errors) goes to ParseDict, which also words every error."""
+    fields = _fast_fields(data, message.DESCRIPTOR)
+    if fields is not None:
+        try:
+            message.MergeFrom(type(message)(**fields))
+            return message
+        except (TypeError, ValueError):
+            pass  # let ParseDict decide, and explain
     try:
         return json_format.ParseDict(data, message)
     except json_format.ParseError as exc:
         raise ApiError(400, "INVALID_ARGUMENT", _plain(str(exc))) from None
+
+
+_NOT_PLAIN = object()
+_RANGES = {
+    FieldDescriptor.TYPE_INT32: (-2**31, 2**31), FieldDescriptor.TYPE_SINT32: (-2**31, 2**31),
+    FieldDescriptor.TYPE_SFIXED32: (-2**31, 2**31), FieldDescriptor.TYPE_UINT32: (0, 2**32),
+    FieldDescriptor.TYPE_FIXED32: (0, 2**32), FieldDescriptor.TYPE_INT64: (-2**63, 2**63),
+    FieldDescriptor.TYPE_SINT64: (-2**63, 2**63), FieldDescriptor.TYPE_SFIXED64: (-2**63, 2**63),
+    FieldDescriptor.TYPE_UINT64: (0, 2**64), FieldDescriptor.TYPE_FIXED64: (0, 2**64),
+}
+
+
+def _fast_fields(data: dict[str, Any], descriptor) -> dict[str, Any] | None:
+    """Keyword arguments for the message's constructor, or None if `data` is
+    not plain enough to be sure they mean what ParseDict would make of it."""
+    plan = _parse_plan(descriptor)
+    if plan is None:
+        return None
+    out: dict[str, Any] = {}
+    oneofs = set()
+    for key, value in data.items():
+        entry = plan.get(key)
+        if entry is None:
+            return None
+        name, kind, repeated, oneof = entry
+        if name in out or (oneof is not None and oneof in oneofs):
+            return None  # the same field twice, or two members of a oneof
+        if oneof is not None:
+            oneofs.add(oneof)
+        if repeated:
+            if type(value) is not list:
+                return None
+            converted = [_fast_value(item, kind) for item in value]
+            if any(item is _NOT_PLAIN for item in converted):
+                return None
+        else:
+            converted = _fast_value(value, kind)
+            if converted is _NOT_PLAIN:
+                return None
+        out[name] = converted
+    return out
+
+
+def _fast_value(value: Any, kind: Any) -> Any:
+    if kind is str or kind is bool:
+        return value if type(value) is kind else _NOT_PLAIN
+    if type(kind) is tuple:  # an integer type's [low, high)
+        return value if type(value) is int and kind[0] <= value < kind[1] else _NOT_PLAIN
+    if kind is None or type(value) is not dict:
+        return _NOT_PLAIN
+    fields = _fast_fields(value, kind)
+    return _NOT_PLAIN if fields is None else fields
+
+
+@cache
+def _parse_plan(descriptor):
+    """{JSON name and proto name: (proto name, kind, repeated, oneof name)}, where
+    kind is str, bool, an integer range, a message descriptor, or None for
+    what only ParseDict handles; None for messages that are not plain."""
+    if descriptor.full_name.startswith("google.protobuf.") or descriptor.GetOptions().map_entry:
+        return None
+    plan = {}
+    for field in descriptor.fields:
+        if field.message_type is not None:
+            kind = field.message_type
+        elif field.type == FieldDescriptor.TYPE_STRING:
+            kind = str
+        elif field.type == FieldDescriptor.TYPE_BOOL:
+            kind = bool
+        else:
+            kind = _RANGES.get(field.type)  # None: enums, floats, bytes
+        oneof = field.containing_oneof.name if field.containing_oneof is not None else None
+        entry = (field.name, kind, field.is_repeated, oneof)
+        plan[field.json_name] = plan[field.name] = entry
+    return plan
 
 
 def render(message: Message) -> dict[str, Any]:

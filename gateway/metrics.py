@@ -5,6 +5,7 @@ PROMETHEUS_MULTIPROC_DIR (set up by gunicorn_conf.py) and /metrics adds them up.
 from __future__ import annotations
 
 import os
+from functools import cache
 
 from flask import Blueprint, Response
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,
@@ -18,9 +19,15 @@ SECONDS = Histogram("parlor_http_request_duration_seconds", "Time to answer a RE
 bp = Blueprint("metrics", __name__)
 
 
+# Children looked up once per label set (labels() locks and validates on every
+# call). Routes and methods are the app's own, statuses a small set: bounded.
+_requests = cache(REQUESTS.labels)
+_seconds = cache(SECONDS.labels)
+
+
 def observe(method: str, route: str, status: int, seconds: float) -> None:
-    REQUESTS.labels(method, route, str(status)).inc()
-    SECONDS.labels(route).observe(seconds)
+    _requests(method, route, str(status)).inc()
+    _seconds(route).observe(seconds)
 
 
 @bp.get("/metrics")

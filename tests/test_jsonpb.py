@@ -1,11 +1,16 @@
-"""The gateway's fast JSON rendering gives exactly what json_format gives, for
-every kind of message a response carries."""
+"""The gateway's fast JSON rendering and parsing give exactly what json_format
+gives: rendering for every kind of message a response carries, parsing for
+every request body, valid or not."""
 
 import random
 
+import pytest
 from google.protobuf import json_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from gateway.jsonpb import render
+from gateway.errors import ApiError
+from gateway.jsonpb import parse, render
 from parlor.v1 import parlor_pb2 as pb
 from service import wire
 from service.config import Settings
@@ -53,3 +58,55 @@ def test_views_events_and_actions_of_every_game():
             record.status = pb.FINISHED
             final = matches._view(record, steps, None)
             assert render(final) == reference(final)
+
+
+def parsed(data, cls):
+    """(message, None) or (None, "error") from our parser and from ParseDict."""
+    try:
+        ours = parse(data, cls()), None
+    except ApiError:
+        ours = None, "error"
+    try:
+        theirs = json_format.ParseDict(data, cls()), None
+    except json_format.ParseError:
+        theirs = None, "error"
+    return ours, theirs
+
+
+def test_every_legal_action_parses_as_parsedict_does():
+    for game in GAMES.values():
+        for players in (game.min_players, game.max_players):
+            chooser = random.Random(players)
+            state, rng = harness.start(game, players, seed=f"parse-{players}")
+            while game.outcome(state) is None:
+                seat = chooser.choice(game.to_act(state))
+                legal = game.legal(state, seat)
+                for action in legal:
+                    request = pb.SubmitActionRequest(action=pb.Action(**{game.id: action}),
+                                                     expected_version=chooser.randrange(100))
+                    for body in (render(request),
+                                 json_format.MessageToDict(request, preserving_proto_field_name=True)):
+                        ours, theirs = parsed(body, pb.SubmitActionRequest)
+                        assert ours == theirs and ours[0] == request
+                game.play(state, seat, chooser.choice(legal), rng)
+
+
+# Request bodies, good and bad: known and unknown names, every JSON type, and
+# integers at and past each range's edges.
+_NAMES = st.sampled_from(["action", "expectedVersion", "expected_version", "seat", "game", "players",
+                          "seed", "name", "whatTheHeck", "what_the_heck", "hiFu", "heck", "bid",
+                          "discard", "cards", "hiddenWinnings", "hidden_winnings", "options",
+                          "idempotencyKey", "matchId", "bogus", "play", "card"])
+_EDGES = [0, 1, -1, 7, 2**31 - 1, 2**31, -2**31, -2**31 - 1, 2**32, 2**63, 2**64]
+_SCALARS = (st.none() | st.booleans() | st.sampled_from(_EDGES) | st.integers()
+            | st.floats(allow_nan=False) | st.text(max_size=5) | st.sampled_from(["7", "1.5", "what_the_heck"]))
+_JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(_NAMES, inner, max_size=3), max_leaves=8)
+
+
+@pytest.mark.parametrize("cls", [pb.SubmitActionRequest, pb.CreateMatchRequest, pb.JoinMatchRequest])
+@settings(max_examples=300, deadline=None)
+@given(body=st.dictionaries(_NAMES, _JSON, max_size=4))
+def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
+    ours, theirs = parsed(body, cls)
+    assert ours == theirs
