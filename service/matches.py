@@ -242,7 +242,7 @@ class Matches:
             if record.finished:
                 metrics.match(record.game, "finished").inc()
                 await self._index(self.store.mark_finished(record.match_id))
-            return pb.SubmitActionResponse(match=self._view(record, stored.version + 1, seat),
+            return pb.SubmitActionResponse(match=self._view_fields(record, stored.version + 1, seat),
                                            events=built)
         raise _busy()
 
@@ -257,7 +257,7 @@ class Matches:
             record = await self._rebuild(record, at_version)
         raw = await self.store.events(record.match_id, first - 1, last - first + 1, seat,
                                       until=last)
-        return pb.SubmitActionResponse(match=self._view(record, at_version, seat),
+        return pb.SubmitActionResponse(match=self._view_fields(record, at_version, seat),
                                        events=[pb.Event.FromString(data) for data in raw])
 
     async def _rebuild(self, record: Record, version: int) -> Record:
@@ -338,19 +338,25 @@ class Matches:
         return seen
 
     def _view(self, record: Record, version: int, seat: int | None) -> pb.Match:
+        return pb.Match(**self._view_fields(record, version, seat))
+
+    @staticmethod
+    def _view_fields(record: Record, version: int, seat: int | None) -> dict[str, Any]:
+        """The fields of `seat`'s view (None: a spectator's), for a Match built
+        in place, e.g. inside a response, rather than built and then copied."""
         game = games.GAMES[record.game]
-        match = pb.Match(
+        fields = dict(
             match_id=record.match_id, game=record.game, rules_version=record.rules_version,
             version=version, status=record.status,
-            seats=[pb.Seat(seat=s, name=name or "", joined=name is not None)
+            seats=[{"seat": s, "name": name or "", "joined": name is not None}
                    for s, name in enumerate(record.names)],
             seed_sha256=seed_sha256(record.seed), viewer_seat=seat,
             awaiting=game.to_act(record.state) if record.active else [],
             **{game.id: game.view(record.state, seat)})
         if record.finished:
-            match.seed = record.seed
-            match.result.CopyFrom(pb.Result(**_result(game.outcome(record.state))))
-        return match
+            fields["seed"] = record.seed
+            fields["result"] = _result(game.outcome(record.state))
+        return fields
 
 
 def _game_info(game: Game) -> pb.GameInfo:
