@@ -14,6 +14,7 @@ our figures as ratios of the floors. Clients and servers share the machine.
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing as mp
 import os
 import random
@@ -41,14 +42,14 @@ def _grpc_caller(target: str):
     return lambda method: channel.unary_unary(method)
 
 
-def _ours_grpc(target: str, deadline: float, seed: int):
+def _ours_grpc(target: str, deadline: float, seed: int, matches: float = math.inf):
     from parlor.v1 import parlor_pb2 as pb
 
     rpc = _grpc_caller(target)
     create, join, act = (rpc(f"/parlor.v1.Parlor/{m}") for m in ("CreateMatch", "JoinMatch", "SubmitAction"))
     chooser = random.Random(seed)
     latencies = []
-    while time.time() < deadline:
+    while time.time() < deadline and len(latencies) < matches * 15 * PLAYERS:
         match_id = pb.Match.FromString(create(pb.CreateMatchRequest(
             game="what_the_heck", players=PLAYERS).SerializeToString(), timeout=5)).match_id
         tokens = [pb.JoinMatchResponse.FromString(join(pb.JoinMatchRequest(
@@ -69,13 +70,13 @@ def _ours_grpc(target: str, deadline: float, seed: int):
     return latencies
 
 
-def _floor_grpc(target: str, deadline: float, seed: int):
+def _floor_grpc(target: str, deadline: float, seed: int, matches: float = math.inf):
     from tests.benchmarks.floor import METHOD
 
     call = _grpc_caller(target)(METHOD)
     meta = (("authorization", "Bearer " + "x" * 43),)  # a seat token's size, as ours sends
     latencies, n = [], 0
-    while time.time() < deadline:
+    while time.time() < deadline and n < matches * 15 * PLAYERS:
         key = f"{seed}-{n // 60}".encode()
         n += 1
         started = time.perf_counter()
@@ -101,13 +102,13 @@ class _Http:
         return reply.status, reply.read()
 
 
-def _ours_rest(port: int, deadline: float, seed: int):
+def _ours_rest(port: int, deadline: float, seed: int, matches: float = math.inf):
     import json
 
     http = _Http(port)
     chooser = random.Random(seed)
     latencies = []
-    while time.time() < deadline:
+    while time.time() < deadline and len(latencies) < matches * 15 * PLAYERS:
         match_id = json.loads(http.post("/v1/matches", b'{"game": "what_the_heck", "players": %d}' % PLAYERS)[1])["matchId"]
         path = f"/v1/matches/{match_id}"
         tokens = [json.loads(http.post(f"{path}/seats", b'{"name": "b%d"}' % i)[1])["token"]
@@ -126,10 +127,10 @@ def _ours_rest(port: int, deadline: float, seed: int):
     return latencies
 
 
-def _floor_rest(port: int, deadline: float, seed: int):
+def _floor_rest(port: int, deadline: float, seed: int, matches: float = math.inf):
     http = _Http(port)
     latencies, n = [], 0
-    while time.time() < deadline:
+    while time.time() < deadline and n < matches * 15 * PLAYERS:
         n += 1
         started = time.perf_counter()
         status, reply = http.post(f"/floor/{seed}-{n // 60}", b'{"action": {"whatTheHeck": {"bid": 7}}}',
@@ -139,9 +140,11 @@ def _floor_rest(port: int, deadline: float, seed: int):
     return latencies
 
 
+LOADS = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc, "floor-rest": _floor_rest}
+
+
 def _client(kind: str, address, start: float, seconds: float, seed: int, out: mp.Queue) -> None:
-    fn = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc,
-          "floor-rest": _floor_rest}[kind]
+    fn = LOADS[kind]
     while time.time() < start:
         time.sleep(0.005)
     out.put(fn(address, start + seconds, seed))
