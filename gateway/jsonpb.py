@@ -131,44 +131,45 @@ def render(message: Message) -> dict[str, Any]:
     """The proto3 JSON form of a message, as json_format.MessageToDict(message,
     always_print_fields_with_no_presence=True) gives it, several times faster
     (every response goes through here): a plan per message type, made once."""
-    plan = _plan(message.DESCRIPTOR)
-    if plan is None:
-        return _slow(message)
-    by_field, defaults = plan
+    steps = _plan(message.DESCRIPTOR)
+    return _slow(message) if steps is None else _render(message, steps)
+
+
+def _render(message: Message, steps) -> dict[str, Any]:
     out = {}
-    for field, value in message.ListFields():
-        json_name, convert, repeated = by_field[field.number]
+    for name, json_name, presence, convert, repeated in steps:
+        if presence and not message.HasField(name):
+            continue  # unset optional field or sub-message: left out
+        value = getattr(message, name)
         if convert is None:
             out[json_name] = list(value) if repeated else value
         elif repeated:
             out[json_name] = [convert(v) for v in value]
         else:
             out[json_name] = convert(value)
-    for json_name, default in defaults:
-        if json_name not in out:
-            out[json_name] = [] if default is _EMPTY_LIST else default
     return out
 
 
 _INT64 = {FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT64,
           FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64}
 _FLOAT = {FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE}
-_EMPTY_LIST = object()
 
 
 @cache
 def _plan(descriptor):
-    """({field number: (json name, converter or None, repeated)}, [(json name,
-    default)] for fields printed when unset); None for messages with map fields,
-    which json_format renders."""
-    by_field, defaults = {}, []
-    for field in descriptor.fields:
+    """Per field, in field-number order: (name, JSON name, has presence,
+    converter or None, repeated); None for messages with map fields, which
+    json_format renders. Fields without presence are always printed, with
+    their defaults, as always_print_fields_with_no_presence asks."""
+    steps = []
+    for field in sorted(descriptor.fields, key=lambda f: f.number):
         if field.message_type is not None:
             if field.message_type.GetOptions().map_entry:
                 return None
-            # well-known types (google.protobuf.Value, ...) have JSON forms of their own
-            slow = field.message_type.full_name.startswith("google.protobuf.")
-            convert = _slow if slow else render
+            if field.message_type.full_name.startswith("google.protobuf."):
+                convert = _slow  # well-known types (Value, ...) have JSON forms of their own
+            else:
+                convert = _renderer(field.message_type)
         elif field.enum_type is not None:
             names = {v.number: v.name for v in field.enum_type.values}
             convert = lambda v, names=names: names.get(v, v)  # noqa: E731
@@ -180,13 +181,18 @@ def _plan(descriptor):
             convert = _float
         else:
             convert = None  # ints, bools, strings: as they are
-        by_field[field.number] = (field.json_name, convert, field.is_repeated)
-        if field.is_repeated:
-            defaults.append((field.json_name, _EMPTY_LIST))
-        elif not field.has_presence:
-            value = field.default_value
-            defaults.append((field.json_name, convert(value) if convert else value))
-    return by_field, tuple(defaults)
+        presence = field.has_presence and not field.is_repeated
+        steps.append((field.name, field.json_name, presence, convert, field.is_repeated))
+    return tuple(steps)
+
+
+def _renderer(descriptor):
+    """render() for one message type, its plan looked up on first use (message
+    types may refer to each other, or to themselves)."""
+    def convert(message):
+        steps = _plan(descriptor)
+        return _slow(message) if steps is None else _render(message, steps)
+    return convert
 
 
 def _float(value: float):
