@@ -7,8 +7,11 @@ processes, gunicorn for REST) plus two floors with no game logic (floor.py):
 a bare gRPC handler doing the same Redis round trips as an action (GET and a
 Lua compare-and-set of a blob the size of a match record), and the same
 gunicorn set-up proxying each request to it. Client processes play random
-4-player What the Heck? matches; only action calls are timed. Prints figures and
-our figures as ratios of the floors. Clients and servers share the machine.
+4-player What the Heck? matches; only action calls are timed and counted. Each
+comparison runs --repeat pairs (ours, then the floor) and prints the median
+pair's ratio with every pair's, since a shared machine's noise can swing single
+runs by tens of percent (tests/benchmarks/instructions.py gives a repeatable
+measure). Clients and servers share the machine.
 """
 
 from __future__ import annotations
@@ -273,13 +276,14 @@ def main() -> None:
                 runs = [(load(kind, ours_addr, clients, args.seconds),
                          load(f"floor-{kind}", floor_addr, clients, args.seconds))
                         for _ in range(args.repeat)]
+                # The ratio is the median of each pair's ratio (a pair ran back to back).
                 ours, base = (_median([run[i] for run in runs]) for i in (0, 1))
                 ratios = sorted(o["rate"] / b["rate"] for o, b in runs)
                 print(f"{transport:4} {clients} client(s): {ours['rate']:7.0f} actions/s "
                       f"(p50 {ours['p50']:.2f} ms, p99 {ours['p99']:.2f} ms)   floor {base['rate']:7.0f}/s "
                       f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   "
-                      f"ratio {ours['rate'] / base['rate']:.0%} "
-                      f"(runs: {', '.join(f'{r:.0%}' for r in ratios)})", flush=True)
+                      f"ratio {ratios[len(ratios) // 2]:.0%} "
+                      f"(pairs: {', '.join(f'{r:.0%}' for r in ratios)})", flush=True)
     finally:
         floor.stop()  # its Redis is the stack's: stopped with the stack
         stack.stop()
