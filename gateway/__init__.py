@@ -42,12 +42,14 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     @app.after_request
     def finish_request(response):
-        response.headers["X-Request-Id"] = g.get("request_id", "")
-        route = request.url_rule.rule if request.url_rule else "unmatched"
-        seconds = time.perf_counter() - g.get("started", time.perf_counter())
-        metrics.observe(request.method, route, response.status_code, seconds)
-        if route not in ("/healthz", "/readyz", "/metrics"):
-            log.info("http", extra={"method": request.method, "route": route,
+        ctx = g._get_current_object()
+        response.headers["X-Request-Id"] = ctx.get("request_id", "")
+        rule, method = request.url_rule, request.method
+        route = rule.rule if rule else "unmatched"
+        seconds = time.perf_counter() - ctx.get("started", time.perf_counter())
+        metrics.observe(method, route, response.status_code, seconds)
+        if route not in ("/healthz", "/readyz", "/metrics") and log.isEnabledFor(logging.INFO):
+            log.info("http", extra={"method": method, "route": route,
                                     "status": response.status_code, "ms": round(seconds * 1000, 2)})
         return response
 

@@ -188,9 +188,13 @@ def _plan(descriptor):
 
 def _renderer(descriptor):
     """render() for one message type, its plan looked up on first use (message
-    types may refer to each other, or to themselves)."""
+    types may refer to each other, or to themselves) and kept."""
+    plan = []
+
     def convert(message):
-        steps = _plan(descriptor)
+        if not plan:
+            plan.append(_plan(descriptor))
+        steps = plan[0]
         return _slow(message) if steps is None else _render(message, steps)
     return convert
 

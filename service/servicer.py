@@ -67,7 +67,8 @@ def rpc(method: Method) -> Method:
             await _abort(context, ParlorError("INTERNAL", "Something went wrong on our side."))
         finally:
             elapsed = time.perf_counter() - started
-            log.info("rpc", extra={"rpc": name, "code": code, "ms": round(elapsed * 1000, 2)})
+            if log.isEnabledFor(logging.INFO):
+                log.info("rpc", extra={"rpc": name, "code": code, "ms": round(elapsed * 1000, 2)})
             if self.observe is not None:
                 self.observe(name, code, elapsed)
             logs.request_id.reset(token)
