@@ -20,13 +20,16 @@ bp = Blueprint("metrics", __name__)
 
 
 # Children looked up once per label set (labels() locks and validates on every
-# call). Routes and methods are the app's own, statuses a small set: bounded.
+# call). Label values are bounded: routes are the app's own ("unmatched" for the
+# rest), methods outside the standard ones count as OTHER (a client may send any
+# token), statuses are a small set.
 _requests = cache(REQUESTS.labels)
 _seconds = cache(SECONDS.labels)
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
 def observe(method: str, route: str, status: int, seconds: float) -> None:
-    _requests(method, route, str(status)).inc()
+    _requests(method if method in _METHODS else "OTHER", route, str(status)).inc()
     _seconds(route).observe(seconds)
 
 

@@ -56,6 +56,17 @@ def test_metrics_move_after_a_match(stack, rest):
     assert any(k.startswith("parlor_http_request_duration_seconds_bucket") for k in after_g)
 
 
+def test_metric_labels_stay_bounded_whatever_clients_send(stack, rest):
+    """Any method token and any path: the labels stay within a fixed set."""
+    gateway_metrics = f"http://127.0.0.1:{stack.http_port}/metrics"
+    for n in range(5):
+        reply = rest.request(f"FROB{'X' * n}", f"/no/such/path/{n}")
+        assert reply.status in (404, 405) and reply.error
+    labels = [k for k in scrape(gateway_metrics) if k.startswith("parlor_http_requests_total{")]
+    assert not any("FROB" in k or "/no/such" in k for k in labels)
+    assert 'parlor_http_requests_total{method="OTHER",route="unmatched",status="404"}' in labels
+
+
 def test_json_logs_carry_the_request_id_across_and_no_secrets(stack, rest):
     match, tokens = new_rest_match(rest, "what_the_heck", 2)
     reply = rest.post(f"/v1/matches/{match['matchId']}/actions", {"action": {"whatTheHeck": {"bid": 4}}},
