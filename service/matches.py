@@ -30,7 +30,7 @@ from .errors import ParlorError
 from .games.base import Event, Game, OptionError, RulesError
 from .games.rng import Rng
 from .record import Record
-from .store import Conflict, DuplicateKey, MatchStore, NewEvent
+from .store import Conflict, DuplicateKey, MatchStore, NewEvent, Stored
 
 log = logging.getLogger(__name__)
 
@@ -182,15 +182,13 @@ class Matches:
             raise ParlorError("INVALID_ACTION", "The request names no action.")
         if not token:
             raise ParlorError("TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
-        idem_field = f"{token_hash(token)[:8]}:{key}" if key else ""
+        digest = token_hash(token)
+        idem_field = f"{digest[:8]}:{key}" if key else ""
         fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
-            stored = await self.store.load(_checked_id(request.match_id), idem_field)
-            if stored is None:
-                raise _not_found(request.match_id)
-            record = self._decode(stored.record)
-            seat = self._seat(record, token, required=True)
+            stored, record = await self._fetch(request.match_id, idem_field)
+            seat = _seat_of(record, digest)
             if request.HasField("seat") and request.seat != seat:
                 raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
                                   seat=request.seat)
@@ -285,10 +283,15 @@ class Matches:
             log.warning("active-match index not updated")
 
     async def _load(self, match_id: str) -> tuple[int, Record]:
-        stored = await self.store.load(_checked_id(match_id))
+        stored, record = await self._fetch(match_id)
+        return stored.version, record
+
+    async def _fetch(self, match_id: str, idempotency_field: str = "") -> tuple[Stored, Record]:
+        """The stored match (and an idempotency record) with its decoded record."""
+        stored = await self.store.load(_checked_id(match_id), idempotency_field)
         if stored is None:
             raise _not_found(match_id)
-        return stored.version, self._decode(stored.record)
+        return stored, self._decode(stored.record)
 
     def _decode(self, data: bytes) -> Record:
         record = Record.decode(data)
@@ -306,11 +309,7 @@ class Matches:
                 raise ParlorError("TOKEN_REQUIRED",
                                   "This needs a seat token (Authorization: Bearer <token>).")
             return None
-        digest = token_hash(token)
-        for seat, stored in enumerate(record.token_hashes):
-            if stored is not None and hmac.compare_digest(stored, digest):
-                return seat
-        raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
+        return _seat_of(record, token_hash(token))
 
     async def _commit(self, record: Record, version: int, events: list[Event | dict[str, Any]],
                       action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
@@ -379,6 +378,14 @@ def _game_info(game: Game) -> pb.GameInfo:
 
 def _result(outcome) -> dict[str, list[int]]:
     return {"scores": list(outcome.scores), "winners": list(outcome.winners)}
+
+
+def _seat_of(record: Record, digest: str) -> int:
+    """The seat whose token hashes to `digest`; INVALID_TOKEN if none."""
+    for seat, stored in enumerate(record.token_hashes):
+        if stored is not None and hmac.compare_digest(stored, digest):
+            return seat
+    raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
 
 
 def _fingerprint(request: pb.SubmitActionRequest) -> bytes:
