@@ -4,7 +4,6 @@ the rules service and gRPC statuses into HTTP ones. No game logic, no state."""
 from __future__ import annotations
 
 import logging
-import re
 import time
 
 from flask import Flask, g, request
@@ -16,7 +15,6 @@ from . import errors
 from .client import ServiceClient
 
 log = logging.getLogger("gateway")
-_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -35,8 +33,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     @app.before_request
     def start_request():
-        incoming = request.headers.get("X-Request-Id", "")
-        g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else logs.new_request_id()
+        g.request_id = logs.request_id_from(request.headers.get("X-Request-Id"))
         g.started = time.perf_counter()
         logs.request_id.set(g.request_id)
 

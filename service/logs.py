@@ -8,15 +8,25 @@ import contextvars
 import json
 import logging
 import random
+import re
 import sys
 import time
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
 
 
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
 def new_request_id() -> str:
     """A fresh correlation id. Not a secret, so no system entropy per request."""
     return f"{random.getrandbits(64):016x}"
+
+
+def request_id_from(incoming: str | None) -> str:
+    """The caller's request id if it is a sane one (letters, digits, `._:-`, at
+    most 64), else a fresh one: ids go into logs, so nothing else is taken."""
+    return incoming if incoming and _REQUEST_ID.fullmatch(incoming) else new_request_id()
 
 # Attributes every LogRecord has; anything else was passed in `extra` and is logged.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 import time
 from typing import Any, Awaitable, Callable
 
@@ -23,7 +22,6 @@ from .matches import Matches
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Parlor"].full_name
-_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
 Observe = Callable[[str, str, float], None]
 Method = Callable[["ParlorServicer", Any, grpc.aio.ServicerContext], Awaitable[Any]]
@@ -50,8 +48,8 @@ def rpc(method: Method) -> Method:
     @functools.wraps(method)
     async def handle(self: "ParlorServicer", request: Any, context: grpc.aio.ServicerContext) -> Any:
         metadata = context.invocation_metadata() or ()
-        rid = next((v for k, v in metadata if k == "x-request-id" and _REQUEST_ID.fullmatch(v)), None)
-        token = logs.request_id.set(rid or logs.new_request_id())
+        incoming = next((v for k, v in metadata if k == "x-request-id"), None)
+        token = logs.request_id.set(logs.request_id_from(incoming))
         started = time.perf_counter()
         code = "OK"
         try:
