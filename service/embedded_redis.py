@@ -9,7 +9,6 @@ import socket
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 
 import redis
 

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from gateway.errors import ApiError
 from gateway.jsonpb import parse, render
 from parlor.v1 import parlor_pb2 as pb
-from service import wire
 from service.config import Settings
 from service.games import GAMES
 from service.matches import Matches

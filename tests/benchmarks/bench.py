@@ -197,7 +197,6 @@ def engine_playouts(seconds: float = 3.0) -> float:
 def memory_per_match(stack, matches: int = 10) -> tuple[float, int]:
     """Plays whole matches over gRPC, every action with an idempotency key, and
     sums MEMORY USAGE over each match's keys."""
-    import grpc
     from parlor.v1 import parlor_pb2 as pb
     import redis
 

@@ -20,7 +20,6 @@ instructions per action predicts the throughput ratio there.
 from __future__ import annotations
 
 import argparse
-import glob
 import math
 import os
 import shutil
