@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 import redis
+from hypothesis import settings
 
 from .support import Stack
+
+# HYPOTHESIS_PROFILE=ci (set by .ci/run): the same examples on every run, so a
+# merge gate never fails on a case it has not seen before. Locally the default
+# profile draws fresh examples each run and keeps exploring.
+settings.register_profile("ci", derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session")
