@@ -1,6 +1,13 @@
 """The gateway's gRPC client. gunicorn forks workers: the channel is made lazily
 in the process that uses it (and remade if the process id changed), never at
-import time. Calls always carry a deadline."""
+import time. Calls always carry a deadline.
+
+Calls fail fast while the service is unreachable (503 SERVICE_UNAVAILABLE, at
+once), and reconnect attempts back off to at most a second: a gateway that
+started before the service, or outlived a restart of it, serves again within a
+second of the service coming back, on every worker. (gRPC's default backoff
+grows to two minutes, and a call made while a channel is backing off fails
+without trying.)"""
 
 from __future__ import annotations
 
@@ -19,6 +26,9 @@ from parlor.v1 import parlor_pb2_grpc
 _SERVICE_CONFIG = json.dumps({
     "loadBalancingConfig": [{"round_robin": {}}],
 })
+
+
+RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection attempts
 
 
 class ServiceClient:
@@ -44,6 +54,9 @@ class ServiceClient:
                 ("grpc.max_receive_message_length", 16 * 1024 * 1024),
                 ("grpc.max_send_message_length", self._max_message_bytes * 2),
                 ("grpc.keepalive_time_ms", 30_000),
+                ("grpc.initial_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
+                ("grpc.min_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
+                ("grpc.max_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[1]),
             ])
             self._stub = parlor_pb2_grpc.ParlorStub(self._channel)
             self._health = health_pb2_grpc.HealthStub(self._channel)

@@ -90,6 +90,9 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
             ("grpc.max_connection_age_grace_ms", settings.drain_seconds * 1000),
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+            # gRPC binds with SO_REUSEPORT by default: a second service started on
+            # a taken port would silently share its calls. Fail instead.
+            ("grpc.so_reuseport", 0),
         ])
     parlor_pb2_grpc.add_ParlorServicer_to_server(ParlorServicer(Matches(store, settings), metrics.observe_rpc), server)
     health_servicer = health.aio.HealthServicer()
@@ -97,9 +100,13 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(address or f"{settings.host}:{settings.grpc_port}")
+    where = address or f"{settings.host}:{settings.grpc_port}"
+    try:
+        port = server.add_insecure_port(where)
+    except RuntimeError:  # grpcio raises where older versions returned 0
+        port = 0
     if port == 0:
-        raise SystemExit(f"cannot listen on {address or settings.grpc_port}")
+        raise SystemExit(f"cannot listen on {where} (is another process using the port?)")
     keeper = RedisHealth(store, health_servicer, settings.abandoned_ttl)
     await keeper.start()
     await server.start()

@@ -71,3 +71,29 @@ def test_redis_crash_and_restart(durable_stack):
     assert final["match"]["status"] == "FINISHED"
     assert "Traceback" not in stack.log("service")
     rest.close()
+
+
+def test_gateway_serves_again_soon_after_the_service_returns():
+    """The service goes away (a restart, or it starts after the gateway): calls
+    meanwhile get 503 SERVICE_UNAVAILABLE at once, and within about a second
+    of its return every gateway worker serves again, however long it was gone."""
+    stack = Stack().start()
+    try:
+        assert stack.stop_process("service") == 0
+        gone = time.monotonic()
+        while time.monotonic() - gone < 12:  # gRPC's default backoff would now be at 6 s and growing
+            rest = stack.rest()
+            reply = rest.get("/v1/games")
+            rest.close()
+            assert (reply.status, reply.error) == (503, "SERVICE_UNAVAILABLE")
+            time.sleep(0.2)
+        stack.start_service()
+        time.sleep(2)
+        statuses = []
+        for _ in range(12):  # fresh connections, so both gateway workers answer
+            rest = stack.rest()
+            statuses.append(rest.get("/v1/games").status)
+            rest.close()
+        assert statuses == [200] * 12
+    finally:
+        stack.stop()

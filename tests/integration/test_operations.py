@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -159,3 +161,13 @@ def test_sigterm_drains_the_service(drain_stack):
     answered = [r for r in results if r[2] == "OK"]
     assert len(answered) == len(handled)
     assert {r[2] for r in results} <= {"OK", "CANCELLED", "UNAVAILABLE"}
+
+
+def test_a_second_service_on_a_taken_port_refuses_to_start(stack, rest):
+    """gRPC would share the port (SO_REUSEPORT) and split the calls between two
+    services; ours exits with a clear message instead, and the first serves on."""
+    second = subprocess.run([sys.executable, "-m", "service.server"], env=stack.process_env(),
+                            capture_output=True, text=True, timeout=60)
+    assert second.returncode != 0
+    assert f"cannot listen on 127.0.0.1:{stack.grpc_port}" in second.stderr
+    assert rest.get("/v1/games").status == 200
