@@ -40,4 +40,5 @@ def metrics():
         multiprocess.MultiProcessCollector(registry)
     else:  # a single process (the Flask test client)
         from prometheus_client import REGISTRY as registry
-    return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+    # content_type, not mimetype: Flask would add a second charset to the one it has
+    return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)

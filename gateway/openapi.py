@@ -178,8 +178,9 @@ def document() -> dict[str, Any]:
                            {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0},
                             "description": "Return events numbered after this (default 0)."},
                            {"name": "limit", "in": "query",
-                            "schema": {"type": "integer", "minimum": 1, "maximum": 1000},
-                            "description": "At most this many (default and maximum 1000)."}],
+                            "schema": {"type": "integer", "minimum": 0},
+                            "description": "At most this many; 0 or absent means 1000, the "
+                                           "most one page holds (a larger limit gives 1000)."}],
             "security": optional_auth,
             "responses": {"200": _json(ref(pb.ListEventsResponse)), **_errors(400, 401, 404, 503)}}},
         "/v1/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",

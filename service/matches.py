@@ -407,8 +407,9 @@ def _not_found(match_id: str) -> ParlorError:
 
 
 def _stale(expected: int, current: int | None) -> ParlorError:
-    return ParlorError("STALE_VERSION", f"The match is no longer at version {expected}; "
-                       "re-read it and decide again.",
+    where = f"is at version {current}, not {expected}" if current is not None \
+        else f"moved on from version {expected}"
+    return ParlorError("STALE_VERSION", f"The match {where}; re-read it and decide again.",
                        expected_version=expected, current_version=current)
 
 

@@ -178,3 +178,34 @@ def test_fixed_seed_refused_unless_allowed(locked_stack):
     assert len(seed) >= 32  # 24 random bytes, base64: at least 128 bits
     assert hashlib.sha256(seed.encode()).hexdigest() == match["seedSha256"]
     rest.close()
+
+
+def test_oversized_chunked_body_is_413_and_changes_nothing(stack, rest, db, active):
+    """A chunked body carries no length to check up front: it is 413 all the same,
+    not cut at the limit and parsed."""
+    import http.client
+    import json
+
+    match_id, tokens = active
+    before = snapshot(db, match_id)
+    body = json.dumps({"action": {"whatTheHeck": {"bid": 7}}, "pad": "x" * 200_000}).encode()
+    for path, token in [(f"/v1/matches/{match_id}/actions", tokens[1]), ("/v1/matches", None)]:
+        conn = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=30)
+        headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request("POST", path, body=(body[i:i + 8192] for i in range(0, len(body), 8192)),
+                     headers=headers, encode_chunked=True)
+        reply = conn.getresponse()
+        assert reply.status == 413, reply.read()
+        assert json.loads(reply.read())["error"]["code"] == "BODY_TOO_LARGE"
+        conn.close()
+    assert snapshot(db, match_id) == before
+    # a chunked body within the limit is read whole
+    conn = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=30)
+    small = json.dumps({"action": {"whatTheHeck": {"bid": 7}}}).encode()
+    conn.request("POST", f"/v1/matches/{match_id}/actions", body=iter([small[:10], small[10:]]),
+                 headers={"Authorization": f"Bearer {tokens[1]}", "Transfer-Encoding": "chunked"},
+                 encode_chunked=True)
+    assert conn.getresponse().status == 200
+    conn.close()

@@ -58,6 +58,13 @@ def test_metrics_move_after_a_match(stack, rest):
     assert any(k.startswith("parlor_http_request_duration_seconds_bucket") for k in after_g)
 
 
+def test_metrics_content_type_is_prometheus_text(stack):
+    for url in (f"http://127.0.0.1:{stack.http_port}/metrics", f"http://127.0.0.1:{stack.metrics_port}/metrics"):
+        with urllib.request.urlopen(url, timeout=5) as reply:
+            kind = reply.headers["Content-Type"]
+        assert kind.startswith("text/plain; version=") and kind.count("charset=") == 1, (url, kind)
+
+
 def test_metric_labels_stay_bounded_whatever_clients_send(stack, rest):
     """Any method token and any path: the labels stay within a fixed set."""
     gateway_metrics = f"http://127.0.0.1:{stack.http_port}/metrics"
@@ -94,8 +101,8 @@ def drain_stack():
 
 
 def burst_through_sigterm(stack, process: str, senders) -> tuple[list, float, int]:
-    """Each sender calls in a loop on its own thread; half a second in, `process`
-    gets SIGTERM. Returns (started, finished, outcome) per call, when the signal
+    """Each sender calls in a loop on its own thread; once 30 calls are done,
+    `process` gets SIGTERM. Returns (started, finished, outcome) per call, when the signal
     went, and the exit code."""
     stop, results = threading.Event(), []
 
@@ -111,7 +118,9 @@ def burst_through_sigterm(stack, process: str, senders) -> tuple[list, float, in
     threads = [threading.Thread(target=loop, args=(send,)) for send in senders]
     for t in threads:
         t.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 30
+    while len(results) < 30 and time.monotonic() < deadline:  # calls in flight, even on a busy machine
+        time.sleep(0.05)
     signalled = time.monotonic()
     code = stack.stop_process(process, signal.SIGTERM)
     stop.set()
