@@ -15,7 +15,7 @@ from flask import current_app, request
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .errors import ApiError
 
@@ -24,12 +24,18 @@ M = TypeVar("M", bound=Message)
 
 def body_object() -> dict[str, Any]:
     """The request body as a JSON object (413 past the size limit)."""
-    raw = request.get_data(cache=False)
-    if request.content_length is None and len(raw) >= current_app.config["MAX_CONTENT_LENGTH"] \
-            and request.environ["wsgi.input"].read(1):
-        # A chunked body has no length to check up front, and werkzeug stops
-        # reading it at the limit: anything left beyond means too large.
-        raise RequestEntityTooLarge()
+    try:
+        raw = request.get_data(cache=False)
+        if request.content_length is None and len(raw) >= current_app.config["MAX_CONTENT_LENGTH"] \
+                and request.environ["wsgi.input"].read(1):
+            # A chunked body has no length to check up front, and werkzeug stops
+            # reading it at the limit: anything left beyond means too large.
+            raise RequestEntityTooLarge()
+    except HTTPException:
+        raise
+    except Exception:  # the server could not read it: bad chunked encoding, cut short
+        raise ApiError(400, "INVALID_HTTP", "The request body could not be read "
+                       "(malformed chunked encoding, or shorter than announced).") from None
     try:
         data = orjson.loads(raw) if raw.strip() else None
     except orjson.JSONDecodeError as exc:

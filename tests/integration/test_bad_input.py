@@ -209,3 +209,35 @@ def test_oversized_chunked_body_is_413_and_changes_nothing(stack, rest, db, acti
                  encode_chunked=True)
     assert conn.getresponse().status == 200
     conn.close()
+
+
+@pytest.mark.parametrize("request_bytes, status, code", [
+    (b"GET /v1/matches/" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "URL_TOO_LONG"),
+    (b"GET /v1/games HTTP/1.1\r\nHost: x\r\n" + b"X-Pad: " + b"p" * 9000 + b"\r\n\r\n", 431, "HEADERS_TOO_LARGE"),
+    (b"GET /v1/games HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(200)) + b"\r\n",
+     431, "HEADERS_TOO_LARGE"),
+    (b"NOT A REQUEST\r\n\r\n", 400, "INVALID_HTTP"),
+    (b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "INVALID_HTTP"),
+    (b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: bogus\r\n\r\n", 501,
+     "UNSUPPORTED_TRANSFER_CODING"),
+    (b"GET /v1/games HTTP/1.1\r\nHost: x\r\nExpect: miracles\r\n\r\n", 417, "EXPECTATION_FAILED"),
+])
+def test_requests_refused_before_the_app_get_json_errors_too(stack, request_bytes, status, code):
+    """What gunicorn refuses itself (not HTTP, past its limits), and a body that
+    cannot be read (bad chunked encoding), get the API's error shape."""
+    import json
+    import socket
+
+    with socket.create_connection(("127.0.0.1", stack.http_port), timeout=10) as sock:
+        sock.sendall(request_bytes)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0].split(b" ")[1] == str(status).encode(), reply[:200]
+    assert b"Content-Type: application/json" in head
+    error = json.loads(body)["error"]
+    assert error["code"] == code and error["message"] and error["details"] == {}
+    with socket.create_connection(("127.0.0.1", stack.http_port), timeout=10) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert sock.recv(100).startswith(b"HTTP/1.1 200"), "the worker serves on"
