@@ -178,8 +178,10 @@ def _plan(descriptor):
         if field.message_type is not None:
             if field.message_type.GetOptions().map_entry:
                 return None
-            if field.message_type.full_name.startswith("google.protobuf."):
-                convert = _slow  # well-known types (Value, ...) have JSON forms of their own
+            if field.message_type.full_name == "google.protobuf.Value":
+                convert = _value
+            elif field.message_type.full_name.startswith("google.protobuf."):
+                convert = _slow  # well-known types have JSON forms of their own
             else:
                 convert = _renderer(field.message_type)
         elif field.enum_type is not None:
@@ -221,6 +223,13 @@ def _float(value: float):
 
 def _slow(message: Message):
     return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+def _value(message: Message):
+    """A google.protobuf.Value; whole numbers as integers (json_format writes
+    40.0 for an int option's default 40, which typed clients reject as an int)."""
+    value = _slow(message)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _plain(text: str) -> str:

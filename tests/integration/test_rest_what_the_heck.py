@@ -21,6 +21,12 @@ def test_games_are_listed_with_player_counts_and_options(rest):
     option = game["options"][0]
     assert option["name"] == "hidden_winnings" and option["type"] == "bool"
     assert option["default"] is False and option["description"]
+    heck = next(g for g in reply.body["games"] if g["id"] == "heck")
+    max_rounds = next(o for o in heck["options"] if o["name"] == "max_rounds")
+    assert max_rounds["type"] == "int" and max_rounds["default"] == 40
+    assert type(max_rounds["default"]) is int, "a whole number, not 40.0"
+    first_seat = next(o for o in heck["options"] if o["name"] == "first_seat")
+    assert first_seat["default"] is None  # drawn with the match RNG
 
 
 @pytest.mark.parametrize("players", [2, 4])
