@@ -342,8 +342,14 @@ class Matches:
     @staticmethod
     def _view_fields(record: Record, version: int, seat: int | None) -> dict[str, Any]:
         """The fields of `seat`'s view (None: a spectator's), for a Match built
-        in place, e.g. inside a response, rather than built and then copied."""
+        in place, e.g. inside a response, rather than built and then copied.
+        While the match waits for players the game's view holds only its
+        options: the table is set at creation, but nothing of it is shown until
+        play starts, when the opening events show it to everybody at once."""
         game = games.GAMES[record.game]
+        view = game.view(record.state, seat)
+        if record.status == pb.WAITING:
+            view = {"options": view["options"]}
         fields = dict(
             match_id=record.match_id, game=record.game, rules_version=record.rules_version,
             version=version, status=record.status,
@@ -351,7 +357,7 @@ class Matches:
                    for s, name in enumerate(record.names)],
             seed_sha256=seed_sha256(record.seed), viewer_seat=seat,
             awaiting=game.to_act(record.state) if record.active else [],
-            **{game.id: game.view(record.state, seat)})
+            **{game.id: view})
         if record.finished:
             fields["seed"] = record.seed
             fields["result"] = _result(game.outcome(record.state))

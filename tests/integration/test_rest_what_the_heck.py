@@ -40,15 +40,24 @@ def test_full_match(rest, players):
     assert match["seedSha256"] == hashlib.sha256(b"full-match").hexdigest()
     assert "seed" not in match and "result" not in match
     assert [s["joined"] for s in match["seats"]] == [False] * players
-    assert match["whatTheHeck"]["rounds"] == (12 if players == 2 else 15)
+    # nothing of the table (the first prize card) shows until every seat is taken
+    waiting = match["whatTheHeck"]
+    assert waiting["options"] == {"hiddenWinnings": False}
+    assert (waiting["round"], waiting["rounds"], waiting["pot"], waiting["seats"]) == (0, 0, [], [])
 
     tokens = []
     for seat in range(players):
         joined = rest.post(f"/v1/matches/{match_id}/seats", {"name": f"P{seat}"})
         assert joined.status == 200 and joined.body["seat"] == seat
         tokens.append(joined.body["token"])
-        status = rest.get(f"/v1/matches/{match_id}").body["status"]
-        assert status == ("ACTIVE" if seat == players - 1 else "WAITING")
+        view = rest.get(f"/v1/matches/{match_id}", token=tokens[0]).body
+        assert view["status"] == ("ACTIVE" if seat == players - 1 else "WAITING")
+        if view["status"] == "WAITING":
+            assert view["whatTheHeck"]["hand"] == [] and view["whatTheHeck"]["pot"] == []
+    started = rest.get(f"/v1/matches/{match_id}").body["whatTheHeck"]
+    assert started["rounds"] == (12 if players == 2 else 15) and len(started["pot"]) == 1
+    opening = rest.get(f"/v1/matches/{match_id}/events?after=0").body["events"][-1]["whatTheHeck"]
+    assert opening["roundStarted"]["pot"] == started["pot"], "the view shows what the events showed"
     assert rest.post(f"/v1/matches/{match_id}/seats", {"name": "late"}).error == "MATCH_FULL"
 
     spectator = rest.get(f"/v1/matches/{match_id}").body
