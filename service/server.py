@@ -17,13 +17,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
-from parlor.v1 import parlor_pb2_grpc
-
 from . import logs, metrics
 from .config import Settings
 from .errors import ParlorError
 from .matches import Matches
-from .servicer import SERVICE_NAME, ParlorServicer
+from .servicer import SERVICE_NAME, ParlorServicer, add_to_server
 from .store import MatchStore, connect
 
 log = logging.getLogger(__name__)
@@ -94,7 +92,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
             # a taken port would silently share its calls. Fail instead.
             ("grpc.so_reuseport", 0),
         ])
-    parlor_pb2_grpc.add_ParlorServicer_to_server(ParlorServicer(Matches(store, settings), metrics.observe_rpc), server)
+    add_to_server(ParlorServicer(Matches(store, settings), metrics.observe_rpc), server)
     health_servicer = health.aio.HealthServicer()
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -11,6 +11,8 @@ import time
 from typing import Any, Awaitable, Callable
 
 import grpc
+from google.protobuf import message_factory
+from google.protobuf.message import DecodeError
 
 from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
@@ -38,6 +40,42 @@ def bearer_token(metadata) -> str | None:
     return None
 
 
+class Malformed:
+    """A request whose bytes did not decode as its message (not protobuf, a
+    string that is not UTF-8). It reaches the method so that the caller gets
+    INVALID_ARGUMENT with the usual rich status; left to grpc, a decode error is
+    UNKNOWN naming a Python exception, and a traceback in the log."""
+
+    __slots__ = ("type_name",)
+
+    def __init__(self, type_name: str) -> None:
+        self.type_name = type_name
+
+
+def _decoder(message_class) -> Callable[[bytes], Any]:
+    def decode(data: bytes):
+        try:
+            return message_class.FromString(data)
+        except DecodeError:
+            return Malformed(message_class.DESCRIPTOR.full_name)
+    return decode
+
+
+def add_to_server(servicer: "ParlorServicer", server: grpc.aio.Server) -> None:
+    """Registers the Parlor methods as parlor_pb2_grpc.add_ParlorServicer_to_server
+    does, except that undecodable requests come through as Malformed."""
+    service = pb.DESCRIPTOR.services_by_name["Parlor"]
+    handlers = {
+        method.name: grpc.unary_unary_rpc_method_handler(
+            getattr(servicer, method.name),
+            request_deserializer=_decoder(message_factory.GetMessageClass(method.input_type)),
+            response_serializer=message_factory.GetMessageClass(method.output_type).SerializeToString)
+        for method in service.methods
+    }
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+    server.add_registered_method_handlers(service.full_name, handlers)
+
+
 def rpc(method: Method) -> Method:
     """For a Parlor RPC: a request id (from `x-request-id` metadata, else a new
     one), one JSON log line, `observe(method, code, seconds)` for metrics, and
@@ -53,6 +91,9 @@ def rpc(method: Method) -> Method:
         started = time.perf_counter()
         code = "OK"
         try:
+            if type(request) is Malformed:
+                raise ParlorError("INVALID_ARGUMENT",
+                                  f"The request is not a valid {request.type_name} message.")
             return await method(self, request, metadata)
         except ParlorError as exc:
             code = exc.code

@@ -81,6 +81,24 @@ def test_errors_carry_error_info(stub):
     assert error_reason(caught.value)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN")
 
 
+@pytest.mark.parametrize("method, data", [
+    ("GetMatch", b"\xff\xff\xff"),                  # not protobuf at all
+    ("JoinMatch", b"\x0a\x02\xff\xfe\x12\x01x"),     # match_id is not UTF-8
+    ("SubmitAction", b"\x12\x05\x0a\x03\x08"),       # a sub-message cut short
+])
+def test_undecodable_requests_are_invalid_argument(stack, method, data):
+    """Bytes that are not the method's message get INVALID_ARGUMENT with the
+    usual rich status, not UNKNOWN and a traceback."""
+    with stack.channel() as channel:
+        call = channel.unary_unary(f"/parlor.v1.Parlor/{method}")  # raw bytes, no serializer
+        with pytest.raises(grpc.RpcError) as caught:
+            call(data, timeout=5)
+    code, reason, _ = error_reason(caught.value)
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT")
+    assert "is not a valid parlor.v1." in caught.value.details()
+    assert "Traceback" not in stack.log("service")
+
+
 def test_health_and_reflection(stack):
     with stack.channel() as channel:
         health = health_pb2_grpc.HealthStub(channel)

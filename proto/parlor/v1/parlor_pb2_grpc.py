@@ -100,7 +100,8 @@ class ParlorServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetMatch(self, request, context):
-        """The caller's view: a seat's with a valid token, else a spectator's.
+        """The caller's view: with a token, that seat's (UNAUTHENTICATED INVALID_TOKEN
+        if the token is not one of this match's); without one, a spectator's.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -122,7 +123,8 @@ class ParlorServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListEvents(self, request, context):
-        """The caller's view of the events numbered after `after`.
+        """The caller's view of the events numbered after `after` (a token as for
+        GetMatch).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
