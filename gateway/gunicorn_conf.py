@@ -85,6 +85,10 @@ def on_starting(server):
     os.makedirs(directory, exist_ok=True)
 
 
+def on_exit(server):
+    shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
 def child_exit(server, worker):
     from prometheus_client import multiprocess
     multiprocess.mark_process_dead(worker.pid)

@@ -15,7 +15,7 @@ import sys
 import time
 import urllib.request
 
-from .config import Settings
+from .config import Settings, redacted_url
 
 GATEWAY_ARGS = ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf", "gateway.wsgi:app"]
 
@@ -75,8 +75,8 @@ def dev() -> int:
                 print(f"\nParlor is running (Ctrl-C stops it)\n"
                       f"  REST   {rest}  (OpenAPI: {rest}/v1/openapi.json)\n"
                       f"  gRPC   {host}:{settings.grpc_port}\n"
-                      f"  Redis  {env['REDIS_URL'] if redis else 'REDIS_URL'}"
-                      f"{' (embedded, discarded on exit)' if redis else ''}\n", flush=True)
+                      f"  Redis  {redacted_url(env['REDIS_URL'])}"
+                      f"{' (embedded, discarded on exit)' if redis else ' (REDIS_URL)'}\n", flush=True)
             elif not announced and time.monotonic() - started > 30:
                 print("parlor dev: still not ready after 30 s; check the logs above", file=sys.stderr)
                 started = time.monotonic()

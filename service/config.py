@@ -70,3 +70,12 @@ class Settings:
             max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1),
             log_level=(os.environ.get("PARLOR_LOG_LEVEL", "").strip() or "INFO").upper(),
         )
+
+
+def redacted_url(url: str) -> str:
+    """A Redis URL without its password, for logs and banners."""
+    head, sep, tail = url.partition("@")
+    if not sep:
+        return url
+    scheme, _, _ = head.partition("://")
+    return f"{scheme}://***@{tail}"

@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
 from . import logs, metrics
-from .config import Settings
+from .config import Settings, redacted_url
 from .errors import ParlorError
 from .matches import Matches
 from .servicer import SERVICE_NAME, ParlorServicer, add_to_server
@@ -116,7 +116,7 @@ async def serve(settings: Settings) -> None:
     server, port, keeper = await create_server(settings, store)
     start_http_server(settings.metrics_port, addr=settings.host)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
-                                                "redis": _redacted(settings.redis_url)})
+                                                "redis": redacted_url(settings.redis_url)})
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -136,15 +136,6 @@ def main() -> None:
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set (parlor dev starts an embedded Redis for you)")
     asyncio.run(serve(settings))
-
-
-def _redacted(url: str) -> str:
-    """REDIS_URL without its password, for logs."""
-    head, sep, tail = url.partition("@")
-    if not sep:
-        return url
-    scheme, _, _ = head.partition("://")
-    return f"{scheme}://***@{tail}"
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from service.config import redacted_url
 from service.embedded_redis import EmbeddedRedis, free_port
 
 from ..support import Rest
@@ -77,12 +79,14 @@ def test_dev_with_embedded_redis():
     assert stop(proc) == 0
     time.sleep(0.5)
     assert not (started & redis_servers()), "the embedded Redis outlived parlor dev"
+    metrics_dir = Path(tempfile.gettempdir()) / f"parlor-gateway-metrics-{port}"
+    assert not metrics_dir.exists(), "the gateway left its metrics directory behind"
 
 
 def test_dev_uses_redis_url_when_set():
     with EmbeddedRedis() as redis:
         proc, port, banner = start_dev({"REDIS_URL": redis.url})
-        assert "embedded" not in banner
+        assert "embedded" not in banner and f"Redis  {redis.url} (REDIS_URL)" in banner
         rest = Rest(port)
         match = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2}).body
         rest.close()
@@ -97,3 +101,9 @@ def test_service_without_redis_url_says_what_is_missing():
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
     result = subprocess.run([PARLOR, "service"], env=env, capture_output=True, text=True, timeout=30)
     assert result.returncode != 0 and "REDIS_URL" in result.stderr
+
+
+def test_redis_passwords_stay_out_of_banners_and_logs():
+    assert redacted_url("redis://:s3cret@cache:6379/0") == "redis://***@cache:6379/0"
+    assert redacted_url("rediss://user:s3cret@cache:6380") == "rediss://***@cache:6380"
+    assert redacted_url("redis://cache:6379/0") == "redis://cache:6379/0"
