@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 LIVENESS = "liveness"  # SERVING while the process runs: probes that must not depend on Redis
 HEALTH_INTERVAL = 2.0  # seconds between Redis pings
+HEALTH_TIMEOUT = 1.0   # a ping slower than this counts as Redis not answering (a hung server)
 ACTIVE_INTERVAL = 15.0  # seconds between counts of active matches (a gauge)
 
 
@@ -44,8 +45,8 @@ class RedisHealth:
 
     async def check(self) -> bool:
         try:
-            healthy = await self.store.ping()
-        except ParlorError:
+            healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
+        except (ParlorError, asyncio.TimeoutError):
             healthy = False
         status = health_pb2.HealthCheckResponse.SERVING if healthy \
             else health_pb2.HealthCheckResponse.NOT_SERVING

@@ -97,3 +97,24 @@ def test_gateway_serves_again_soon_after_the_service_returns():
         assert statuses == [200] * 12
     finally:
         stack.stop()
+
+
+def test_a_hung_redis_shows_in_health_within_seconds(durable_stack):
+    """A Redis that stops answering without closing connections (frozen, not
+    crashed): health goes NOT_SERVING within a few seconds, not after the
+    5-second socket timeout, and back to SERVING once it answers again."""
+    stack = durable_stack
+    rest = stack.rest()
+    assert health(stack) == health_pb2.HealthCheckResponse.SERVING
+    stack.redis.process.send_signal(signal.SIGSTOP)
+    try:
+        # a ping every 2 s, failed after 1 s: NOT_SERVING within 3 s (6 allows a busy machine)
+        assert wait_for(lambda: health(stack) == health_pb2.HealthCheckResponse.NOT_SERVING, timeout=6)
+        assert rest.get("/readyz").status == 503
+        assert rest.get("/healthz").status == 200
+    finally:
+        stack.redis.process.send_signal(signal.SIGCONT)
+    assert wait_for(lambda: health(stack) == health_pb2.HealthCheckResponse.SERVING)
+    assert wait_for(lambda: rest.get("/readyz").status == 200)
+    assert "Traceback" not in stack.log("service")
+    rest.close()
