@@ -81,7 +81,7 @@ def test_gateway_serves_again_soon_after_the_service_returns():
     try:
         assert stack.stop_process("service") == 0
         gone = time.monotonic()
-        while time.monotonic() - gone < 12:  # gRPC's default backoff would now be at 6 s and growing
+        while time.monotonic() - gone < 20:  # gRPC's default backoff would wait ~10 s more by now
             rest = stack.rest()
             reply = rest.get("/v1/games")
             rest.close()
