@@ -82,7 +82,10 @@ def _json(schema_ref: dict[str, Any], description: str = "OK") -> dict[str, Any]
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    return {str(s): {"$ref": f"#/components/responses/Error{s}"} for s in statuses}
+    """The statuses an operation answers by design, plus `default` for the rest
+    any call can meet (500 INTERNAL, 504 TIMEOUT, 414 URL_TOO_LONG, ...)."""
+    return {**{str(s): {"$ref": f"#/components/responses/Error{s}"} for s in statuses},
+            "default": {"$ref": "#/components/responses/ErrorOther"}}
 
 
 @cache
@@ -207,8 +210,12 @@ def document() -> dict[str, Any]:
         "paths": paths,
         "components": {
             "schemas": dict(sorted(schemas.items())),
-            "responses": {f"Error{s}": _json({"$ref": "#/components/schemas/Error"}, text)
-                          for s, text in statuses.items()},
+            "responses": {**{f"Error{s}": _json({"$ref": "#/components/schemas/Error"}, text)
+                             for s, text in statuses.items()},
+                          "ErrorOther": _json({"$ref": "#/components/schemas/Error"},
+                                              "Any other error, in the same shape: 500 INTERNAL, "
+                                              "504 TIMEOUT, or a request refused before it was read "
+                                              "(400 INVALID_HTTP, 414 URL_TOO_LONG, ...)")},
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
                                               "description": "The token JoinMatch returned for the seat."}},
         },
