@@ -25,6 +25,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlor"] = ServiceClient(settings.service_target, settings.rpc_timeout,
                                              settings.max_body_bytes)
     errors.init_app(app)
+    app.wsgi_app = _CloseWhenBodyUnread(app.wsgi_app)
 
     from . import matches, metrics, ops
     app.register_blueprint(matches.bp)
@@ -51,3 +52,25 @@ def create_app(settings: Settings | None = None) -> Flask:
         return response
 
     return app
+
+
+class _CloseWhenBodyUnread:
+    """Closes the connection after a response that left the request body unread
+    (413, or a body that could not be read), and says so in the response.
+    gunicorn finds out only after writing `Connection: keep-alive`, when it
+    cannot drain the body, and then drops the connection: a client's next
+    request on it would fail. It ignores a Connection header set by the app, so
+    the server is told directly: gunicorn's start_response is a method of its
+    response object, which has force_close(). Other servers are left alone."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        def start(status: str, headers, exc_info=None):
+            if status.startswith("413") or environ.get(errors.UNREAD_BODY):
+                force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
+                if force_close is not None:
+                    force_close()
+            return start_response(status, headers, exc_info)
+        return self.app(environ, start)

@@ -39,6 +39,9 @@ _HTTP_CODES = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOW
                413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE"}
 
 
+UNREAD_BODY = "parlor.body_unread"  # WSGI environ flag: the request body was left unread
+
+
 class ApiError(Exception):
     """An error the gateway finds itself (malformed JSON, a bad query value)."""
 

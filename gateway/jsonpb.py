@@ -17,7 +17,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from .errors import ApiError
+from .errors import UNREAD_BODY, ApiError
 
 M = TypeVar("M", bound=Message)
 
@@ -32,8 +32,10 @@ def body_object() -> dict[str, Any]:
             # reading it at the limit: anything left beyond means too large.
             raise RequestEntityTooLarge()
     except HTTPException:
+        request.environ[UNREAD_BODY] = True
         raise
     except Exception:  # the server could not read it: bad chunked encoding, cut short
+        request.environ[UNREAD_BODY] = True
         raise ApiError(400, "INVALID_HTTP", "The request body could not be read "
                        "(malformed chunked encoding, or shorter than announced).") from None
     try:

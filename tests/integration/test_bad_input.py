@@ -198,6 +198,7 @@ def test_oversized_chunked_body_is_413_and_changes_nothing(stack, rest, db, acti
                      headers=headers, encode_chunked=True)
         reply = conn.getresponse()
         assert reply.status == 413, reply.read()
+        assert reply.getheader("Connection") == "close"  # the unread rest ends the connection
         assert json.loads(reply.read())["error"]["code"] == "BODY_TOO_LARGE"
         conn.close()
     assert snapshot(db, match_id) == before
@@ -241,3 +242,19 @@ def test_requests_refused_before_the_app_get_json_errors_too(stack, request_byte
     with socket.create_connection(("127.0.0.1", stack.http_port), timeout=10) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert sock.recv(100).startswith(b"HTTP/1.1 200"), "the worker serves on"
+
+
+def test_a_413_closes_the_connection_and_says_so(stack):
+    """The unread body cannot be skipped, so the connection ends after a 413;
+    the response must say so, or a client's next request on it is lost."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=30)
+    conn.request("POST", "/v1/matches", body=b"{" + b" " * 300_000 + b"}",
+                 headers={"Content-Type": "application/json"})
+    reply = conn.getresponse()
+    assert (reply.status, reply.getheader("Connection")) == (413, "close")
+    reply.read()
+    conn.request("GET", "/healthz")  # http.client reconnects, as told
+    assert conn.getresponse().status == 200
+    conn.close()
