@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 from functools import cache
 from typing import Any, TypeVar
 
@@ -235,5 +236,14 @@ def _value(message: Message):
 
 
 def _plain(text: str) -> str:
-    """ParseError text without the proto package noise."""
-    return text.replace('Message type "parlor.v1.', 'Type "').replace("parlor.v1.", "")
+    """ParseError text in the API's words: no proto package names, no Python
+    wording. Text that fits none of the patterns passes unchanged."""
+    text = text.replace('Message type "parlor.v1.', 'Type "').replace("parlor.v1.", "")
+    text = _FIELDS_LISTED.sub(lambda m: "; its fields are " + ", ".join(
+        name.strip(" '") for name in m.group(1).split(",")) + ".", text)
+    text = text.replace("expected string or bytes-like object, got 'int'", "expected a string, got a number")
+    return _NOT_AN_INT.sub(lambda m: f"expected a whole number, got {m.group(1)}", text)
+
+
+_FIELDS_LISTED = re.compile(r"\.?\n Available Fields\(except extensions\): \"\[(.*)\]\"")
+_NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*')")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, current_app, g, request
 
 from parlor.v1 import parlor_pb2 as pb
@@ -11,13 +13,16 @@ from .jsonpb import body_object, parse, render
 
 bp = Blueprint("matches", __name__, url_prefix="/v1")
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,12}")  # query numbers: ASCII digits only
 # The per-game fields of CreateMatchRequest.options: named after the game ids.
 _OPTION_FIELDS = {f.name for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
 
 
-def _call(method: str, message):
+def _call(method: str, message, seat_token: bool = False):
+    """One gRPC call; `seat_token`: the route reads the caller's seat token, so
+    Authorization is passed on (other routes ignore it)."""
     metadata = [("x-request-id", g.request_id)]
-    auth = request.headers.get("Authorization")
+    auth = request.headers.get("Authorization") if seat_token else None
     if auth is not None:
         if not auth.isascii() or not auth.isprintable():
             raise ApiError(401, "INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
@@ -53,16 +58,19 @@ def join_match(match_id: str):
 
 @bp.get("/matches/<match_id>")
 def get_match(match_id: str):
-    return json_response(render(_call("GetMatch", pb.GetMatchRequest(match_id=match_id))))
+    return json_response(render(_call("GetMatch", pb.GetMatchRequest(match_id=match_id), seat_token=True)))
 
 
 @bp.get("/matches/<match_id>/legal-actions")
 def legal_actions(match_id: str):
-    return json_response(render(_call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id))))
+    return json_response(render(_call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id),
+                                      seat_token=True)))
 
 
 @bp.post("/matches/<match_id>/actions")
 def submit_action(match_id: str):
+    if not request.headers.get("Authorization"):  # who asks comes before what they ask
+        raise ApiError(401, "TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
     body = body_object()
     if "action" not in body:
         raise ApiError(400, "INVALID_ACTION", "The body needs an `action`.")
@@ -70,25 +78,27 @@ def submit_action(match_id: str):
     req.match_id = match_id
     key = request.headers.get("Idempotency-Key")
     if key is not None:
+        if not key:
+            raise ApiError(400, "INVALID_IDEMPOTENCY_KEY",
+                           "An idempotency key is 1 to 128 printable ASCII characters, no spaces.")
         req.idempotency_key = key
-    return json_response(render(_call("SubmitAction", req)))
+    return json_response(render(_call("SubmitAction", req, seat_token=True)))
 
 
 @bp.get("/matches/<match_id>/events")
 def list_events(match_id: str):
     req = pb.ListEventsRequest(match_id=match_id, after=_query_int("after", 0),
                                limit=_query_int("limit", 0))
-    return json_response(render(_call("ListEvents", req)))
+    return json_response(render(_call("ListEvents", req, seat_token=True)))
 
 
 def _query_int(name: str, default: int) -> int:
     raw = request.args.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError(400, "INVALID_ARGUMENT", f"`{name}` must be a whole number.") from None
+    if not _WHOLE_NUMBER.fullmatch(raw):  # int() would also take " 7", "1_0" and "１"
+        raise ApiError(400, "INVALID_ARGUMENT", f"`{name}` must be a whole number.")
+    value = int(raw)
     if not 0 <= value < 2**31:
         raise ApiError(400, "INVALID_ARGUMENT", f"`{name}` must be between 0 and 2147483647.")
     return value

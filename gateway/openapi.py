@@ -179,10 +179,11 @@ def document() -> dict[str, Any]:
         "/v1/matches/{matchId}/events": {"get": {
             "summary": "The caller's view of the events after a number", "operationId": "listEvents",
             "parameters": [match_id,
-                           {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0},
+                           {"name": "after", "in": "query",
+                            "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
                             "description": "Return events numbered after this (default 0)."},
                            {"name": "limit", "in": "query",
-                            "schema": {"type": "integer", "minimum": 0},
+                            "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
                             "description": "At most this many; 0 or absent means 1000, the "
                                            "most one page holds (a larger limit gives 1000)."}],
             "security": optional_auth,

@@ -109,3 +109,17 @@ _JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3)
 def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
     ours, theirs = parsed(body, cls)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("cls, body, words", [
+    (pb.CreateMatchRequest, {"game": "heck", "players": 2, "heck": {"board": "front"}},
+     'Type "HeckOptions" has no field named "board" at "CreateMatchRequest.heck"; '
+     "its fields are longGame, maxRounds, firstSeat."),
+    (pb.JoinMatchRequest, {"name": 5}, "Failed to parse name field: expected a string, got a number."),
+    (pb.CreateMatchRequest, {"game": "heck", "players": "x"},
+     "Failed to parse players field: expected a whole number, got 'x'."),
+])
+def test_parse_errors_speak_the_apis_language(cls, body, words):
+    with pytest.raises(ApiError) as caught:
+        parse(body, cls())
+    assert (caught.value.code, caught.value.message) == ("INVALID_ARGUMENT", words)

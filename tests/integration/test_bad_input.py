@@ -61,6 +61,11 @@ def test_bad_requests_on_an_active_match_change_nothing(rest, db, active):
         (("GET", path, None, "nope", None), (401, "INVALID_TOKEN")),
         (("GET", f"{path}/events?after=-1", None, None, None), (400, "INVALID_ARGUMENT")),
         (("GET", f"{path}/events?after=abc", None, None, None), (400, "INVALID_ARGUMENT")),
+        (("GET", f"{path}/events?after=", None, None, None), (400, "INVALID_ARGUMENT")),
+        (("GET", f"{path}/events?after=%EF%BC%91", None, None, None), (400, "INVALID_ARGUMENT")),
+        (("GET", f"{path}/events?limit=1_0", None, None, None), (400, "INVALID_ARGUMENT")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, tokens[1], {"Idempotency-Key": ""}), (400, "INVALID_IDEMPOTENCY_KEY")),
+        (("POST", act, b"{not json", None, None), (401, "TOKEN_REQUIRED")),
         (("DELETE", path, None, None, None), (405, "METHOD_NOT_ALLOWED")),
         (("PUT", act, None, None, None), (405, "METHOD_NOT_ALLOWED")),
     ]
@@ -258,3 +263,13 @@ def test_a_413_closes_the_connection_and_says_so(stack):
     conn.request("GET", "/healthz")  # http.client reconnects, as told
     assert conn.getresponse().status == 200
     conn.close()
+
+
+def test_routes_without_seats_ignore_authorization(rest):
+    """Listing games, creating and joining take no seat token: a stray
+    Authorization header, however odd, is not theirs to judge."""
+    assert rest.get("/v1/games", token="ß").status == 200
+    match = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2}, token="ß")
+    assert match.status == 200
+    joined = rest.post(f"/v1/matches/{match.body['matchId']}/seats", {"name": "x"}, token="not-a-token")
+    assert joined.status == 200 and joined.body["seat"] == 0
