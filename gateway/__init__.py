@@ -25,7 +25,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlor"] = ServiceClient(settings.service_target, settings.rpc_timeout,
                                              settings.max_body_bytes)
     errors.init_app(app)
-    app.wsgi_app = _CloseWhenBodyUnread(app.wsgi_app)
+    app.wsgi_app = _CloseWhenBodyUnread(app.wsgi_app, settings.max_body_bytes)
 
     from . import matches, metrics, ops
     app.register_blueprint(matches.bp)
@@ -63,10 +63,16 @@ class _CloseWhenBodyUnread:
     the server is told directly: gunicorn's start_response is a method of its
     response object, which has force_close(). Other servers are left alone."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, max_body_bytes: int) -> None:
         self.app = app
+        self.max_body_bytes = max_body_bytes
 
     def __call__(self, environ, start_response):
+        length = environ.get("CONTENT_LENGTH")
+        if "HTTP_TRANSFER_ENCODING" not in environ and (
+                not length or (length.isdigit() and int(length) <= self.max_body_bytes)):
+            return self.app(environ, start_response)  # the usual request: nothing to watch
+
         def start(status: str, headers, exc_info=None):
             if status.startswith("413") or environ.get(errors.UNREAD_BODY):
                 force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
