@@ -18,6 +18,8 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from service.config import MIN_BODY_BYTES
+
 from .errors import UNREAD_BODY, ApiError
 
 M = TypeVar("M", bound=Message)
@@ -27,10 +29,7 @@ def body_object() -> dict[str, Any]:
     """The request body as a JSON object (413 past the size limit)."""
     try:
         raw = request.get_data(cache=False)
-        if request.content_length is None and len(raw) >= current_app.config["MAX_CONTENT_LENGTH"] \
-                and request.environ["wsgi.input"].read(1):
-            # A chunked body has no length to check up front, and werkzeug stops
-            # reading it at the limit: anything left beyond means too large.
+        if len(raw) >= MIN_BODY_BYTES and _cut_at_limit(len(raw)):  # (most bodies are far shorter)
             raise RequestEntityTooLarge()
     except HTTPException:
         request.environ[UNREAD_BODY] = True
@@ -46,6 +45,14 @@ def body_object() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "INVALID_JSON", "The body must be a JSON object.")
     return data
+
+
+def _cut_at_limit(read: int) -> bool:
+    """Whether werkzeug stopped reading a body at the size limit with more to
+    come: a chunked body has no length to check up front."""
+    environ = request.environ
+    return (not environ.get("CONTENT_LENGTH") and read >= current_app.config["MAX_CONTENT_LENGTH"]
+            and bool(environ["wsgi.input"].read(1)))
 
 
 def parse(data: dict[str, Any], message: M) -> M:

@@ -18,11 +18,10 @@ _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,12}")  # query numbers: ASCII digits only
 _OPTION_FIELDS = {f.name for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
 
 
-def _call(method: str, message, seat_token: bool = False):
-    """One gRPC call; `seat_token`: the route reads the caller's seat token, so
-    Authorization is passed on (other routes ignore it)."""
+def _call(method: str, message, auth: str | None = None):
+    """One gRPC call. `auth`: the Authorization header, on routes that read the
+    caller's seat token (the others ignore it)."""
     metadata = [("x-request-id", g.request_id)]
-    auth = request.headers.get("Authorization") if seat_token else None
     if auth is not None:
         if not auth.isascii() or not auth.isprintable():
             raise ApiError(401, "INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
@@ -58,18 +57,19 @@ def join_match(match_id: str):
 
 @bp.get("/matches/<match_id>")
 def get_match(match_id: str):
-    return json_response(render(_call("GetMatch", pb.GetMatchRequest(match_id=match_id), seat_token=True)))
+    return json_response(render(_call("GetMatch", pb.GetMatchRequest(match_id=match_id), _auth())))
 
 
 @bp.get("/matches/<match_id>/legal-actions")
 def legal_actions(match_id: str):
     return json_response(render(_call("ListLegalActions", pb.ListLegalActionsRequest(match_id=match_id),
-                                      seat_token=True)))
+                                      _auth())))
 
 
 @bp.post("/matches/<match_id>/actions")
 def submit_action(match_id: str):
-    if not request.headers.get("Authorization"):  # who asks comes before what they ask
+    auth = _auth()
+    if not auth:  # who asks comes before what they ask
         raise ApiError(401, "TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
     body = body_object()
     if "action" not in body:
@@ -82,14 +82,18 @@ def submit_action(match_id: str):
             raise ApiError(400, "INVALID_IDEMPOTENCY_KEY",
                            "An idempotency key is 1 to 128 printable ASCII characters, no spaces.")
         req.idempotency_key = key
-    return json_response(render(_call("SubmitAction", req, seat_token=True)))
+    return json_response(render(_call("SubmitAction", req, auth)))
 
 
 @bp.get("/matches/<match_id>/events")
 def list_events(match_id: str):
     req = pb.ListEventsRequest(match_id=match_id, after=_query_int("after", 0),
                                limit=_query_int("limit", 0))
-    return json_response(render(_call("ListEvents", req, seat_token=True)))
+    return json_response(render(_call("ListEvents", req, _auth())))
+
+
+def _auth() -> str | None:
+    return request.headers.get("Authorization")
 
 
 def _query_int(name: str, default: int) -> int:

@@ -7,6 +7,9 @@ import os
 from dataclasses import dataclass
 
 
+MIN_BODY_BYTES = 1024  # the smallest PARLOR_MAX_BODY_BYTES allowed
+
+
 def _int(name: str, default: int, minimum: int = 0) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
@@ -62,7 +65,7 @@ class Settings:
             allow_fixed_seed=_bool("PARLOR_ALLOW_FIXED_SEED", False),
             finished_ttl=_int("PARLOR_FINISHED_TTL_SECONDS", 86_400, minimum=1),
             abandoned_ttl=_int("PARLOR_ABANDONED_TTL_SECONDS", 604_800, minimum=1),
-            max_body_bytes=_int("PARLOR_MAX_BODY_BYTES", 65_536, minimum=1024),
+            max_body_bytes=_int("PARLOR_MAX_BODY_BYTES", 65_536, minimum=MIN_BODY_BYTES),
             rpc_timeout=_int("PARLOR_RPC_TIMEOUT_MS", 5_000, minimum=1) / 1000,
             gateway_workers=_int("PARLOR_GATEWAY_WORKERS", 2, minimum=1),
             gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1),
