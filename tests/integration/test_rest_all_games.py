@@ -39,3 +39,24 @@ def test_play_to_the_end_over_rest(rest, game_id, players):
         assert numbers == list(range(1, events["lastEvent"] + 1)) or len(numbers) == 1000
         view = rest.get(f"/v1/matches/{match_id}", token=viewer).body
         assert view["status"] == "FINISHED" and field in view
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_waiting_match_shows_only_its_options(rest, game_id):
+    """Nothing of the table shows before the last seat is taken; then the
+    views and the opening events show it together."""
+    field = "".join(w.capitalize() if i else w for i, w in enumerate(game_id.split("_")))
+    players = GAMES[game_id].min_players
+    match = rest.post("/v1/matches", {"game": game_id, "players": players, "seed": "waiting"}).body
+    path = f"/v1/matches/{match['matchId']}"
+    tokens = [rest.post(f"{path}/seats", {"name": f"p{s}"}).body["token"] for s in range(players - 1)]
+    for viewer in [None, *tokens]:
+        view = rest.get(path, token=viewer).body
+        assert view["status"] == "WAITING" and view[field]["options"]
+        shown = {k: v for k, v in view[field].items() if k != "options" and v not in (0, "", False, [], {})}
+        assert shown == {}, f"a waiting {game_id} match shows {shown}"
+        assert rest.get(f"{path}/events", token=viewer).body["events"][-1].keys() == {"number", "version", "seatJoined"}
+    tokens.append(rest.post(f"{path}/seats", {"name": "last"}).body["token"])
+    started = rest.get(path, token=tokens[0]).body
+    assert started["status"] == "ACTIVE"
+    assert any(v not in (0, "", False, [], {}) for k, v in started[field].items() if k != "options")
