@@ -13,6 +13,7 @@ import signal
 import time
 
 import grpc
+from google.protobuf import descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
@@ -78,6 +79,31 @@ class RedisHealth:
                     pass
 
 
+class _MethodAwarePool:
+    """The descriptor pool reflection answers from, able to find the file of a
+    method too (`grpcurl describe parlor.v1.Parlor.SubmitAction` asks for it;
+    upb's pool finds services and messages, not methods)."""
+
+    def __init__(self, pool: descriptor_pool.DescriptorPool) -> None:
+        self._pool = pool
+
+    def __getattr__(self, name: str):
+        return getattr(self._pool, name)
+
+    def FindFileContainingSymbol(self, symbol: str):  # noqa: N802 (the pool's API)
+        try:
+            return self._pool.FindFileContainingSymbol(symbol)
+        except KeyError:
+            service, _, method = symbol.rpartition(".")
+            try:
+                found = self._pool.FindServiceByName(service)
+            except KeyError:
+                found = None
+            if found is None or method not in found.methods_by_name:
+                raise
+            return found.file
+
+
 async def create_server(settings: Settings, store: MatchStore, address: str | None = None,
                         ) -> tuple[grpc.aio.Server, int, RedisHealth]:
     """Builds and starts the server; returns it, its bound port and the health
@@ -98,7 +124,8 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server,
+        pool=_MethodAwarePool(descriptor_pool.Default()))
     where = address or f"{settings.host}:{settings.grpc_port}"
     try:
         port = server.add_insecure_port(where)

@@ -6,6 +6,7 @@ import random
 
 import grpc
 import pytest
+from google.protobuf import descriptor_pb2
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
@@ -110,3 +111,14 @@ def test_health_and_reflection(stack):
             iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5)
         names = {s.name for r in replies for s in r.list_services_response.service}
         assert {"parlor.v1.Parlor", "grpc.health.v1.Health"} <= names
+        # what `grpcurl describe` asks: the file of a service, a method, a message
+        for symbol in ("parlor.v1.Parlor", "parlor.v1.Parlor.SubmitAction", "parlor.v1.Match"):
+            [reply] = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
+                file_containing_symbol=symbol)]), timeout=5)
+            assert reply.HasField("file_descriptor_response"), (symbol, reply)
+            names = {descriptor_pb2.FileDescriptorProto.FromString(raw).name
+                     for raw in reply.file_descriptor_response.file_descriptor_proto}
+            assert "parlor/v1/parlor.proto" in names
+        [reply] = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol="parlor.v1.Parlor.NoSuchMethod")]), timeout=5)
+        assert reply.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
