@@ -56,7 +56,8 @@ def create_app(settings: Settings | None = None) -> Flask:
 
 class _CloseWhenBodyUnread:
     """Closes the connection after a response that left the request body unread
-    (413, or a body that could not be read), and says so in the response.
+    (413, or a body that could not be read: jsonpb.body_object flags both in the
+    environ), and says so in the response.
     gunicorn finds out only after writing `Connection: keep-alive`, when it
     cannot drain the body, and then drops the connection: a client's next
     request on it would fail. It ignores a Connection header set by the app, so
@@ -74,7 +75,7 @@ class _CloseWhenBodyUnread:
             return self.app(environ, start_response)  # the usual request: nothing to watch
 
         def start(status: str, headers, exc_info=None):
-            if status.startswith("413") or environ.get(errors.UNREAD_BODY):
+            if environ.get(errors.UNREAD_BODY):
                 force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
                 if force_close is not None:
                     force_close()

@@ -41,6 +41,16 @@ _HTTP_CODES = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOW
 
 UNREAD_BODY = "parlor.body_unread"  # WSGI environ flag: the request body was left unread
 
+# Requests gunicorn refuses before the app sees them, by status: (code, message).
+# gunicorn_conf.py answers them in the error shape; the OpenAPI document lists the codes.
+PROTOCOL_ERRORS = {
+    400: ("INVALID_HTTP", "The request is not valid HTTP."),
+    414: ("URL_TOO_LONG", "The request line (method and URL) is too long."),
+    417: ("EXPECTATION_FAILED", "The gateway cannot meet the request's Expect header."),
+    431: ("HEADERS_TOO_LARGE", "The request headers are too many or too large."),
+    501: ("UNSUPPORTED_TRANSFER_CODING", "The request uses a transfer coding the gateway does not take."),
+}
+
 
 class ApiError(Exception):
     """An error the gateway finds itself (malformed JSON, a bad query value)."""

@@ -45,18 +45,15 @@ logger_class = _Logger
 # past its limits) get the API's error shape too, not gunicorn's HTML page.
 # gunicorn's workers answer these through util.write_error (a test guards it).
 # The messages are fixed: gunicorn's own would echo parts of the request.
-PROTOCOL_ERRORS = {
-    400: ("INVALID_HTTP", "The request is not valid HTTP."),
-    414: ("URL_TOO_LONG", "The request line (method and URL) is too long."),
-    417: ("EXPECTATION_FAILED", "The gateway cannot meet the request's Expect header."),
-    431: ("HEADERS_TOO_LARGE", "The request headers are too many or too large."),
-    501: ("UNSUPPORTED_TRANSFER_CODING", "The request uses a transfer coding the gateway does not take."),
-}
 
 
 def _write_json_error(sock, status: int, reason: str, _message: str) -> None:
-    code, message = PROTOCOL_ERRORS.get(status, ("INVALID_HTTP", "The request is not valid HTTP.")
-                                        if status < 500 else ("INTERNAL", "Something went wrong on our side."))
+    # Imported here, in the worker (which has loaded the app), not in the master:
+    # the gateway package brings in grpc, which must not be loaded before the fork.
+    from gateway.errors import PROTOCOL_ERRORS
+
+    code, message = PROTOCOL_ERRORS.get(status, PROTOCOL_ERRORS[400] if status < 500
+                                        else ("INTERNAL", "Something went wrong on our side."))
     body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")

@@ -31,11 +31,11 @@ def body_object() -> dict[str, Any]:
         raw = request.get_data(cache=False)
         if len(raw) >= MIN_BODY_BYTES and _cut_at_limit(len(raw)):  # (most bodies are far shorter)
             raise RequestEntityTooLarge()
-    except HTTPException:
-        request.environ[UNREAD_BODY] = True
-        raise
-    except Exception:  # the server could not read it: bad chunked encoding, cut short
-        request.environ[UNREAD_BODY] = True
+    except Exception as exc:
+        request.environ[UNREAD_BODY] = True  # so the connection closes after the reply
+        if isinstance(exc, HTTPException):  # 413
+            raise
+        # the server could not read it: bad chunked encoding, cut short
         raise ApiError(400, "INVALID_HTTP", "The request body could not be read "
                        "(malformed chunked encoding, or shorter than announced).") from None
     try:

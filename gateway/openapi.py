@@ -15,6 +15,8 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from parlor.v1 import parlor_pb2 as pb
 
+from .errors import PROTOCOL_ERRORS
+
 _SCALARS = {
     FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32"},
     FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32"},
@@ -36,8 +38,7 @@ _ERROR_CODES = [
     "TOKEN_REQUIRED", "INVALID_TOKEN", "FIXED_SEED_DISABLED", "SEAT_MISMATCH", "MATCH_NOT_FOUND",
     "NOT_FOUND", "METHOD_NOT_ALLOWED", "SEAT_TAKEN", "MATCH_FULL", "IDEMPOTENCY_KEY_REUSED",
     "STALE_VERSION", "CONFLICT", "BODY_TOO_LARGE", "STORE_UNAVAILABLE", "SERVICE_UNAVAILABLE",
-    "TIMEOUT", "INTERNAL", "INVALID_HTTP", "URL_TOO_LONG", "HEADERS_TOO_LARGE", "EXPECTATION_FAILED",
-    "UNSUPPORTED_TRANSFER_CODING",
+    "TIMEOUT", "INTERNAL", *(code for code, _ in PROTOCOL_ERRORS.values()),
 ]
 
 

@@ -82,7 +82,7 @@ class RedisHealth:
 class _MethodAwarePool:
     """The descriptor pool reflection answers from, able to find the file of a
     method too (`grpcurl describe parlor.v1.Parlor.SubmitAction` asks for it;
-    upb's pool finds services and messages, not methods)."""
+    upb's pool finds the file of a service or message, not of a method)."""
 
     def __init__(self, pool: descriptor_pool.DescriptorPool) -> None:
         self._pool = pool
@@ -93,15 +93,8 @@ class _MethodAwarePool:
     def FindFileContainingSymbol(self, symbol: str):  # noqa: N802 (the pool's API)
         try:
             return self._pool.FindFileContainingSymbol(symbol)
-        except KeyError:
-            service, _, method = symbol.rpartition(".")
-            try:
-                found = self._pool.FindServiceByName(service)
-            except KeyError:
-                found = None
-            if found is None or method not in found.methods_by_name:
-                raise
-            return found.file
+        except KeyError:  # not a service or message: a method? (KeyError if not either)
+            return self._pool.FindMethodByName(symbol).containing_service.file
 
 
 async def create_server(settings: Settings, store: MatchStore, address: str | None = None,

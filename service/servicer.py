@@ -23,7 +23,8 @@ from .matches import Matches
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Parlor"].full_name
+_SERVICE = pb.DESCRIPTOR.services_by_name["Parlor"]
+SERVICE_NAME = _SERVICE.full_name
 
 Observe = Callable[[str, str, float], None]
 Method = Callable[["ParlorServicer", Any, grpc.aio.ServicerContext], Awaitable[Any]]
@@ -64,16 +65,15 @@ def _decoder(message_class) -> Callable[[bytes], Any]:
 def add_to_server(servicer: "ParlorServicer", server: grpc.aio.Server) -> None:
     """Registers the Parlor methods as parlor_pb2_grpc.add_ParlorServicer_to_server
     does, except that undecodable requests come through as Malformed."""
-    service = pb.DESCRIPTOR.services_by_name["Parlor"]
     handlers = {
         method.name: grpc.unary_unary_rpc_method_handler(
             getattr(servicer, method.name),
             request_deserializer=_decoder(message_factory.GetMessageClass(method.input_type)),
             response_serializer=message_factory.GetMessageClass(method.output_type).SerializeToString)
-        for method in service.methods
+        for method in _SERVICE.methods
     }
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
-    server.add_registered_method_handlers(service.full_name, handlers)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)
 
 
 def rpc(method: Method) -> Method:
