@@ -13,6 +13,7 @@ from service.config import Settings
 
 from . import errors
 from .client import ServiceClient
+from .streams import Slots
 
 log = logging.getLogger("gateway")
 
@@ -23,7 +24,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     app.extensions["parlor"] = ServiceClient(settings.service_target, settings.rpc_timeout,
-                                             settings.max_body_bytes)
+                                             settings.max_body_bytes, settings.stream_seconds)
+    # Each open event stream holds a thread; one is always kept for other requests.
+    app.extensions["parlor.streams"] = Slots(settings.gateway_threads - 1)
     errors.init_app(app)
     app.wsgi_app = _CloseWhenBodyUnread(app.wsgi_app, settings.max_body_bytes)
 

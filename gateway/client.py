@@ -32,9 +32,11 @@ RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection 
 
 
 class ServiceClient:
-    def __init__(self, target: str, timeout: float, max_message_bytes: int) -> None:
+    def __init__(self, target: str, timeout: float, max_message_bytes: int,
+                 stream_seconds: float = 0) -> None:
         self.target = target
         self.timeout = timeout
+        self.stream_seconds = stream_seconds
         self._max_message_bytes = max_message_bytes
         self._lock = threading.Lock()
         self._pid = None
@@ -66,6 +68,14 @@ class ServiceClient:
         """Calls one Parlor RPC; raises grpc.RpcError."""
         self._ensure()
         return getattr(self._stub, method)(request, timeout=self.timeout, metadata=metadata)
+
+    def stream(self, method: str, request, metadata: list[tuple[str, str]]):
+        """Starts one server-streaming Parlor RPC; returns its reply iterator
+        (which raises grpc.RpcError, and has cancel()). Its deadline is the
+        stream's longest life plus the usual call deadline."""
+        self._ensure()
+        return getattr(self._stub, method)(request, timeout=self.stream_seconds + self.timeout,
+                                           metadata=metadata)
 
     def ready(self, service: str) -> bool:
         """Whether the service reports SERVING for `service` (Redis reachable)."""

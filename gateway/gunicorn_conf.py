@@ -86,6 +86,12 @@ def on_exit(server):
     shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
+def post_worker_init(worker):
+    # Open event streams end at their next message once this worker shuts down.
+    from gateway import streams
+    streams.worker = worker
+
+
 def child_exit(server, worker):
     from prometheus_client import multiprocess
     multiprocess.mark_process_dead(worker.pid)

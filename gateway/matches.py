@@ -8,6 +8,7 @@ from flask import Blueprint, current_app, g, request
 
 from parlor.v1 import parlor_pb2 as pb
 
+from . import streams
 from .errors import ApiError, json_response
 from .jsonpb import body_object, parse, render
 
@@ -21,12 +22,16 @@ _OPTION_FIELDS = {f.name for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_nam
 def _call(method: str, message, auth: str | None = None):
     """One gRPC call. `auth`: the Authorization header, on routes that read the
     caller's seat token (the others ignore it)."""
+    return current_app.extensions["parlor"].call(method, message, _metadata(auth))
+
+
+def _metadata(auth: str | None) -> list[tuple[str, str]]:
     metadata = [("x-request-id", g.request_id)]
     if auth is not None:
         if not auth.isascii() or not auth.isprintable():
             raise ApiError(401, "INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
         metadata.append(("authorization", auth))
-    return current_app.extensions["parlor"].call(method, message, metadata)
+    return metadata
 
 
 @bp.get("/games")
@@ -87,9 +92,22 @@ def submit_action(match_id: str):
 
 @bp.get("/matches/<match_id>/events")
 def list_events(match_id: str):
+    if streams.wanted():
+        return _watch_events(match_id)
     req = pb.ListEventsRequest(match_id=match_id, after=_query_int("after", 0),
                                limit=_query_int("limit", 0))
     return json_response(render(_call("ListEvents", req, _auth())))
+
+
+def _watch_events(match_id: str):
+    """Live events as Server-Sent Events (see streams.py)."""
+    resumed = request.headers.get("Last-Event-ID")
+    after = _query_int("after", 0) if resumed is None else _whole_number("Last-Event-ID", resumed)
+    metadata = _metadata(_auth())
+    client = current_app.extensions["parlor"]
+    return streams.open_stream(lambda req: client.stream("WatchEvents", req, metadata),
+                               pb.WatchEventsRequest(match_id=match_id, after=after),
+                               current_app.extensions["parlor.streams"])
 
 
 def _auth() -> str | None:
@@ -98,11 +116,13 @@ def _auth() -> str | None:
 
 def _query_int(name: str, default: int) -> int:
     raw = request.args.get(name)
-    if raw is None:
-        return default
+    return default if raw is None else _whole_number(f"`{name}`", raw)
+
+
+def _whole_number(name: str, raw: str) -> int:
     if not _WHOLE_NUMBER.fullmatch(raw):  # int() would also take " 7", "1_0" and "１"
-        raise ApiError(400, "INVALID_ARGUMENT", f"`{name}` must be a whole number.")
+        raise ApiError(400, "INVALID_ARGUMENT", f"{name} must be a whole number.")
     value = int(raw)
     if not 0 <= value < 2**31:
-        raise ApiError(400, "INVALID_ARGUMENT", f"`{name}` must be between 0 and 2147483647.")
+        raise ApiError(400, "INVALID_ARGUMENT", f"{name} must be between 0 and 2147483647.")
     return value

@@ -37,7 +37,7 @@ _ERROR_CODES = [
     "ILLEGAL_ACTION", "MATCH_NOT_STARTED", "MATCH_FINISHED", "RULES_VERSION_UNAVAILABLE",
     "TOKEN_REQUIRED", "INVALID_TOKEN", "FIXED_SEED_DISABLED", "SEAT_MISMATCH", "MATCH_NOT_FOUND",
     "NOT_FOUND", "METHOD_NOT_ALLOWED", "SEAT_TAKEN", "MATCH_FULL", "IDEMPOTENCY_KEY_REUSED",
-    "STALE_VERSION", "CONFLICT", "BODY_TOO_LARGE", "STORE_UNAVAILABLE", "SERVICE_UNAVAILABLE",
+    "STALE_VERSION", "CONFLICT", "TOO_MANY_STREAMS", "BODY_TOO_LARGE", "STORE_UNAVAILABLE", "SERVICE_UNAVAILABLE",
     "TIMEOUT", "INTERNAL", *(code for code, _ in PROTOCOL_ERRORS.values()),
 ]
 
@@ -178,7 +178,14 @@ def document() -> dict[str, Any]:
             "responses": {"200": _json(ref(pb.SubmitActionResponse)),
                           **_errors(400, 401, 403, 404, 409, 413, 503)}}},
         "/v1/matches/{matchId}/events": {"get": {
-            "summary": "The caller's view of the events after a number", "operationId": "listEvents",
+            "summary": "The caller's view of the events after a number; live with "
+                       "Accept: text/event-stream", "operationId": "listEvents",
+            "description": "With `Accept: text/event-stream`, Server-Sent Events: the events after "
+                           "`after` (or after `Last-Event-ID`, which wins), then each new one as it "
+                           "happens, one message each (`id:` its number, `data:` the event's JSON); "
+                           "`: keep-alive` comments when nothing happens. The stream ends after a "
+                           "while, on restarts, and when the match is over; reconnect with "
+                           "`Last-Event-ID`. 204 once a finished match has nothing left to send.",
             "parameters": [match_id,
                            {"name": "after", "in": "query",
                             "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
@@ -186,9 +193,17 @@ def document() -> dict[str, Any]:
                            {"name": "limit", "in": "query",
                             "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
                             "description": "At most this many; 0 or absent means 1000, the "
-                                           "most one page holds (a larger limit gives 1000)."}],
+                                           "most one page holds (a larger limit gives 1000). "
+                                           "Not used by event streams."},
+                           {"name": "Last-Event-ID", "in": "header",
+                            "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+                            "description": "Event streams: resume after this event number."}],
             "security": optional_auth,
-            "responses": {"200": _json(ref(pb.ListEventsResponse)), **_errors(400, 401, 404, 503)}}},
+            "responses": {"200": {"description": "OK", "content": {
+                              "application/json": {"schema": ref(pb.ListEventsResponse)},
+                              "text/event-stream": {"schema": {"type": "string"}}}},
+                          "204": {"description": "Event stream of a finished match: nothing more"},
+                          **_errors(400, 401, 404, 429, 503)}}},
         "/v1/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                      "responses": {"200": {"description": "OpenAPI 3.1"}}}},
         "/healthz": {"get": {"summary": "Liveness (never depends on the service or Redis)",
@@ -203,7 +218,8 @@ def document() -> dict[str, Any]:
     }
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",
-                413: "Body too large", 503: "Service or store unavailable"}
+                413: "Body too large", 429: "Too many live event streams",
+                503: "Service or store unavailable"}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Parlor", "version": "1",

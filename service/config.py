@@ -51,6 +51,9 @@ class Settings:
     gateway_threads: int = 4
     drain_seconds: int = 20
     max_connection_age: int = 300
+    stream_seconds: int = 120
+    stream_keepalive: int = 15
+    max_streams: int = 1000
     log_level: str = "INFO"
 
     @classmethod
@@ -71,6 +74,9 @@ class Settings:
             gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1),
             drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20),
             max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1),
+            stream_seconds=_int("PARLOR_STREAM_SECONDS", 120, minimum=1),
+            stream_keepalive=_int("PARLOR_STREAM_KEEPALIVE_SECONDS", 15, minimum=1),
+            max_streams=_int("PARLOR_MAX_STREAMS", 1000, minimum=1),
             log_level=(os.environ.get("PARLOR_LOG_LEVEL", "").strip() or "INFO").upper(),
         )
 

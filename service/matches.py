@@ -4,11 +4,12 @@ Every method takes and returns protobuf messages (the servicer only adds
 transport: metadata in, status out). Methods that touch Redis are coroutines;
 the engines are plain functions, run between two awaits. Every write is read, validate, then one
 compare-and-set on the version; a loser of a race re-reads and re-validates.
-Nothing here keeps state between calls.
+Nothing here keeps state between calls (beyond a count of open event streams).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import copy
 import hashlib
@@ -18,7 +19,7 @@ import re
 import secrets
 import struct
 import time
-from typing import Any, Awaitable
+from typing import Any, AsyncIterator, Awaitable
 
 import orjson
 
@@ -60,6 +61,8 @@ class Matches:
     def __init__(self, store: MatchStore, settings: Settings) -> None:
         self.store = store
         self.settings = settings
+        self.streams = 0                  # event streams open in this process
+        self.draining = asyncio.Event()   # set on SIGTERM: open streams end at once
 
     # ---- games ---------------------------------------------------------------
 
@@ -169,6 +172,65 @@ class Matches:
         raw = await self.store.events(record.match_id, request.after, limit, seat)
         return pb.ListEventsResponse(events=[pb.Event.FromString(data) for data in raw],
                                      last_event=record.last_event)
+
+    async def watch(self, request: pb.WatchEventsRequest,
+                    token: str | None) -> AsyncIterator[pb.WatchEventsResponse]:
+        """The caller's view of the events after `request.after`, then of new
+        ones as they are written (see WatchEvents in parlor.proto). The first
+        message goes out at once; later ones wait on the event stream (XREAD
+        BLOCK), up to the keep-alive interval at a time."""
+        if request.after < 0:
+            raise ParlorError("INVALID_ARGUMENT", "`after` is an event number, 0 or more.")
+        _, record = await self._load(request.match_id)
+        seat = self._seat(record, token, required=False)
+        if self.streams >= self.settings.max_streams:
+            raise ParlorError("TOO_MANY_STREAMS", "Too many live event streams are open here; "
+                              "try again shortly, or read events with ListEvents.")
+        if record.finished and request.after >= record.last_event:
+            yield pb.WatchEventsResponse(end=True)
+            return
+        self.streams += 1
+        metrics.STREAMS.inc()
+        try:
+            loop = asyncio.get_running_loop()
+            ends = loop.time() + self.settings.stream_seconds
+            after = request.after
+            raw = await self.store.events(record.match_id, after, MAX_EVENTS_PER_PAGE, seat)
+            while True:
+                events = [pb.Event.FromString(data) for data in raw]
+                end = bool(events) and events[-1].HasField("match_finished")
+                yield pb.WatchEventsResponse(events=events, end=end)
+                if events:
+                    after = events[-1].number
+                left = ends - loop.time()
+                if end or self.draining.is_set() or left <= 0:
+                    return
+                if len(raw) == MAX_EVENTS_PER_PAGE:  # a long backlog: the next page at once
+                    raw = await self.store.events(record.match_id, after, MAX_EVENTS_PER_PAGE, seat)
+                    continue
+                raw = await self._wait_events(record.match_id, after, seat,
+                                              min(self.settings.stream_keepalive, left))
+                if raw is None:  # draining
+                    return
+                if not raw and not await self.store.exists(record.match_id):
+                    raise _not_found(record.match_id)  # expired while watched
+        finally:
+            self.streams -= 1
+            metrics.STREAMS.dec()
+
+    async def _wait_events(self, match_id: str, after: int, seat: int | None,
+                           seconds: float) -> list[bytes] | None:
+        """store.wait_events, cut short (None) when the service drains."""
+        wait = asyncio.ensure_future(
+            self.store.wait_events(match_id, after, MAX_EVENTS_PER_PAGE, seat, seconds))
+        drained = asyncio.ensure_future(self.draining.wait())
+        try:
+            await asyncio.wait((wait, drained), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            drained.cancel()
+            if not wait.done():
+                wait.cancel()  # redis-py drops the connection of a cancelled command
+        return wait.result() if wait.done() and not wait.cancelled() else None
 
     # ---- actions -------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ MATCHES = Counter("parlor_matches_total", "Matches by game and lifecycle step (c
 ACTIVE = Gauge("parlor_active_matches",
                "Matches started and not finished (abandoned ones drop out after PARLOR_ABANDONED_TTL_SECONDS), "
                "as last counted in Redis.")
+STREAMS = Gauge("parlor_event_streams", "Live event streams (WatchEvents) open in this process.")
 REDIS_ERRORS = Counter("parlor_redis_errors_total", "Redis calls that failed (connection or timeout).", ["op"])
 
 

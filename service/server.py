@@ -98,9 +98,9 @@ class _MethodAwarePool:
 
 
 async def create_server(settings: Settings, store: MatchStore, address: str | None = None,
-                        ) -> tuple[grpc.aio.Server, int, RedisHealth]:
-    """Builds and starts the server; returns it, its bound port and the health
-    keeper (stop it before stopping the server)."""
+                        ) -> tuple[grpc.aio.Server, int, RedisHealth, Matches]:
+    """Builds and starts the server; returns it, its bound port, the health
+    keeper (stop it before stopping the server) and the Matches it serves."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", settings.max_body_bytes),
@@ -112,7 +112,8 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
             # a taken port would silently share its calls. Fail instead.
             ("grpc.so_reuseport", 0),
         ])
-    add_to_server(ParlorServicer(Matches(store, settings), metrics.observe_rpc), server)
+    matches = Matches(store, settings)
+    add_to_server(ParlorServicer(matches, metrics.observe_rpc), server)
     health_servicer = health.aio.HealthServicer()
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -129,12 +130,15 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     keeper = RedisHealth(store, health_servicer, settings.abandoned_ttl)
     await keeper.start()
     await server.start()
-    return server, port, keeper
+    return server, port, keeper, matches
 
 
 async def serve(settings: Settings) -> None:
-    store = MatchStore(connect(settings.redis_url))
-    server, port, keeper = await create_server(settings, store)
+    # Event streams wait on Redis (XREAD BLOCK) on clients of their own, whose
+    # socket timeout outlasts the wait.
+    store = MatchStore(connect(settings.redis_url),
+                       connect(settings.redis_url, socket_timeout=settings.stream_keepalive + 5))
+    server, port, keeper, matches = await create_server(settings, store)
     start_http_server(settings.metrics_port, addr=settings.host)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
                                                 "redis": redacted_url(settings.redis_url)})
@@ -145,9 +149,11 @@ async def serve(settings: Settings) -> None:
             "signal": sig.name, "grace_seconds": settings.drain_seconds}), stopping.set()))
     await stopping.wait()
     keeper.stop()
+    matches.draining.set()  # open event streams end now; clients resume with `after`
     await keeper.servicer.enter_graceful_shutdown()
     await server.stop(settings.drain_seconds)  # refuses new calls, lets in-flight ones finish
     await store.redis.aclose()
+    await store.blocking.aclose()
     log.info("parlor service stopped")
 
 

@@ -5,10 +5,11 @@ costs a coroutine hop per call on the hot path)."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import grpc
 from google.protobuf import message_factory
@@ -65,13 +66,14 @@ def _decoder(message_class) -> Callable[[bytes], Any]:
 def add_to_server(servicer: "ParlorServicer", server: grpc.aio.Server) -> None:
     """Registers the Parlor methods as parlor_pb2_grpc.add_ParlorServicer_to_server
     does, except that undecodable requests come through as Malformed."""
-    handlers = {
-        method.name: grpc.unary_unary_rpc_method_handler(
+    handlers = {}
+    for method in _SERVICE.methods:
+        make = grpc.unary_stream_rpc_method_handler if method.server_streaming \
+            else grpc.unary_unary_rpc_method_handler
+        handlers[method.name] = make(
             getattr(servicer, method.name),
             request_deserializer=_decoder(message_factory.GetMessageClass(method.input_type)),
             response_serializer=message_factory.GetMessageClass(method.output_type).SerializeToString)
-        for method in _SERVICE.methods
-    }
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
 
@@ -85,33 +87,79 @@ def rpc(method: Method) -> Method:
 
     @functools.wraps(method)
     async def handle(self: "ParlorServicer", request: Any, context: grpc.aio.ServicerContext) -> Any:
-        metadata = context.invocation_metadata() or ()
-        incoming = next((v for k, v in metadata if k == "x-request-id"), None)
-        token = logs.request_id.set(logs.request_id_from(incoming))
-        started = time.perf_counter()
-        code = "OK"
+        call = _Call(self, name, context)
         try:
-            if type(request) is Malformed:
-                raise ParlorError("INVALID_ARGUMENT",
-                                  f"The request is not a valid {request.type_name} message.")
-            return await method(self, request, metadata)
-        except ParlorError as exc:
-            code = exc.code
-            await _abort(context, exc)
+            _check(request)
+            return await method(self, request, call.metadata)
         except grpc.aio.AbortError:
             raise
-        except Exception:
-            code = "INTERNAL"
-            log.exception("unhandled error", extra={"rpc": name})
-            await _abort(context, ParlorError("INTERNAL", "Something went wrong on our side."))
+        except Exception as exc:  # noqa: BLE001 (every error becomes a status)
+            await call.fail(exc)
         finally:
-            elapsed = time.perf_counter() - started
-            if log.isEnabledFor(logging.INFO):
-                log.info("rpc", extra={"rpc": name, "code": code, "ms": round(elapsed * 1000, 2)})
-            if self.observe is not None:
-                self.observe(name, code, elapsed)
-            logs.request_id.reset(token)
+            call.finish()
     return handle
+
+
+def rpc_stream(method: Callable[..., AsyncIterator[Any]]):
+    """`rpc` for a server-streaming method (an async generator)."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    async def handle(self: "ParlorServicer", request: Any, context: grpc.aio.ServicerContext):
+        call = _Call(self, name, context)
+        try:
+            _check(request)
+            async for reply in method(self, request, call.metadata):
+                yield reply
+        except grpc.aio.AbortError:
+            raise
+        except asyncio.CancelledError:  # the caller went away
+            call.code = "CANCELLED"
+            raise
+        except Exception as exc:  # noqa: BLE001 (every error becomes a status)
+            await call.fail(exc)
+        finally:
+            call.finish()
+    return handle
+
+
+def _check(request: Any) -> None:
+    if type(request) is Malformed:
+        raise ParlorError("INVALID_ARGUMENT", f"The request is not a valid {request.type_name} message.")
+
+
+class _Call:
+    """One call's request id, clock and outcome, for the log line and metrics."""
+
+    __slots__ = ("servicer", "name", "context", "metadata", "code", "started", "_token")
+
+    def __init__(self, servicer: "ParlorServicer", name: str, context: grpc.aio.ServicerContext) -> None:
+        self.servicer, self.name, self.context = servicer, name, context
+        self.metadata = context.invocation_metadata() or ()
+        incoming = next((v for k, v in self.metadata if k == "x-request-id"), None)
+        self._token = logs.request_id.set(logs.request_id_from(incoming))
+        self.code = "OK"
+        self.started = time.perf_counter()
+
+    async def fail(self, exc: Exception) -> None:
+        """Ends the call with `exc` as a rich status (raises AbortError)."""
+        if not isinstance(exc, ParlorError):
+            log.exception("unhandled error", extra={"rpc": self.name})
+            exc = ParlorError("INTERNAL", "Something went wrong on our side.")
+        self.code = exc.code
+        status = exc.to_status()
+        await self.context.abort(status.code, status.details, status.trailing_metadata)
+
+    def finish(self) -> None:
+        elapsed = time.perf_counter() - self.started
+        if log.isEnabledFor(logging.INFO):
+            log.info("rpc", extra={"rpc": self.name, "code": self.code, "ms": round(elapsed * 1000, 2)})
+        if self.servicer.observe is not None:
+            self.servicer.observe(self.name, self.code, elapsed)
+        try:
+            logs.request_id.reset(self._token)
+        except ValueError:  # a stream closed from another context
+            pass
 
 
 class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
@@ -147,7 +195,7 @@ class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
     async def ListEvents(self, request, metadata):
         return await self.matches.events(request, bearer_token(metadata))
 
-
-async def _abort(context: grpc.aio.ServicerContext, error: ParlorError) -> None:
-    status = error.to_status()
-    await context.abort(status.code, status.details, status.trailing_metadata)
+    @rpc_stream
+    async def WatchEvents(self, request, metadata):
+        async for reply in self.matches.watch(request, bearer_token(metadata)):
+            yield reply

@@ -89,6 +89,12 @@ class DuplicateKey(Exception):
 
 
 ACTIVE_INDEX = "parlor:active"
+
+
+def _as_seen(entries, seat: int | None) -> list[bytes]:
+    """Stream entries as `seat` sees them (its own version where there is one)."""
+    own = f"s{seat}".encode() if seat is not None else None
+    return [fields.get(own) or fields[b"p"] for _, fields in entries]
 _LENGTH = struct.Struct(">I")
 
 
@@ -97,13 +103,14 @@ def keys(match_id: str) -> tuple[str, str, str, str]:
     return f"{tag}:state", f"{tag}:events", f"{tag}:actions", f"{tag}:idem"
 
 
-def connect(url: str) -> aredis.Redis:
+def connect(url: str, socket_timeout: float = 5) -> aredis.Redis:
     """A client for REDIS_URL: redis://, rediss://, unix://, or
     redis+sentinel://[:pw@]host:port[,host:port]/<master>[/db], or
     redis+cluster://[:pw@]host:port. No automatic retries: the store decides
-    what is safe to retry (reads) and what is not (writes)."""
-    common = dict(socket_timeout=5, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0),
-                  health_check_interval=15)
+    what is safe to retry (reads) and what is not (writes). `socket_timeout`
+    must outlast any blocking command sent on the client."""
+    common = dict(socket_timeout=socket_timeout, socket_connect_timeout=2,
+                  retry=Retry(NoBackoff(), 0), health_check_interval=15)
     if url.startswith("redis+sentinel://"):
         from redis.asyncio.sentinel import Sentinel
 
@@ -123,7 +130,7 @@ def connect(url: str) -> aredis.Redis:
         from redis.asyncio.cluster import RedisCluster
 
         return RedisCluster.from_url("redis://" + url[len("redis+cluster://"):],
-                                     socket_timeout=5, socket_connect_timeout=2)
+                                     socket_timeout=socket_timeout, socket_connect_timeout=2)
     return aredis.Redis.from_url(url, **common)
 
 
@@ -153,8 +160,11 @@ def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
 
 
 class MatchStore:
-    def __init__(self, client: aredis.Redis) -> None:
+    def __init__(self, client: aredis.Redis, blocking: aredis.Redis | None = None) -> None:
+        """`blocking`: a client for blocking reads (wait_events), whose socket
+        timeout outlasts them; they hold its connections while they wait."""
         self.redis = client
+        self.blocking = blocking or client
         self._commit = client.register_script(_COMMIT)
 
     @_store_errors
@@ -214,8 +224,23 @@ class MatchStore:
         """Events numbered after `after` (up to `until`), as `seat` sees them."""
         end = f"{until}-0" if until is not None else "+"
         entries = await self.redis.xrange(keys(match_id)[1], f"{after + 1}-0", end, count=limit)
-        own = f"s{seat}".encode() if seat is not None else None
-        return [fields.get(own) or fields[b"p"] for _, fields in entries]
+        return _as_seen(entries, seat)
+
+    @_store_errors
+    async def wait_events(self, match_id: str, after: int, limit: int, seat: int | None,
+                          block_seconds: float) -> list[bytes]:
+        """Events numbered after `after`, as `seat` sees them, waiting up to
+        `block_seconds` for the first one (XREAD BLOCK: the XADD of a commit
+        wakes it). [] if none came. Not retried: the caller re-reads anyway."""
+        stream = keys(match_id)[1]
+        found = await self.blocking.xread({stream: f"{after}-0"}, count=limit,
+                                          block=max(1, int(block_seconds * 1000)))
+        return _as_seen(found[0][1], seat) if found else []
+
+    @_store_errors
+    @_retry_read
+    async def exists(self, match_id: str) -> bool:
+        return bool(await self.redis.exists(keys(match_id)[0]))
 
     @_store_errors
     @_retry_read

@@ -86,6 +86,63 @@ class Rest:
             self._conn = None
 
 
+class Sse:
+    """A Server-Sent Events reader over its own connection: GET with
+    `Accept: text/event-stream`, then messages one at a time."""
+
+    def __init__(self, port: int, path: str, token: str | None = None,
+                 headers: dict[str, str] | None = None, timeout: float = 30) -> None:
+        send = {"Accept": "text/event-stream", **(headers or {})}
+        if token is not None:
+            send["Authorization"] = f"Bearer {token}"
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        self.conn.request("GET", path, headers=send)
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.headers = {k.lower(): v for k, v in self.response.getheaders()}
+
+    def body(self) -> Any:
+        """The whole body of a reply that is not a stream (JSON parsed)."""
+        data = self.response.read()
+        return json.loads(data) if data and "json" in self.headers.get("content-type", "") else data
+
+    def next(self) -> dict[str, Any] | None:
+        """The next message: {"id", "data" (parsed JSON)}, {"comment"} for a
+        keep-alive, {"retry"}; None when the stream has ended."""
+        message: dict[str, Any] = {}
+        while True:
+            line = self.response.readline()
+            if not line:
+                return message or None
+            line = line.decode().rstrip("\n")
+            if not line:
+                if message:
+                    return message
+                continue
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "":
+                message["comment"] = value
+            elif name == "data":
+                message["data"] = json.loads(value)
+            elif name in ("id", "retry"):
+                message[name] = int(value)
+
+    def events(self, count: int) -> list[dict[str, Any]]:
+        """The data of the next `count` events, skipping keep-alives."""
+        found = []
+        while len(found) < count:
+            message = self.next()
+            assert message is not None, f"the stream ended after {len(found)} of {count} events"
+            if "data" in message:
+                assert message["id"] == message["data"]["number"]
+                found.append(message["data"])
+        return found
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 def _wait(check, what: str, timeout: float = 20.0, proc: subprocess.Popen | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -86,14 +86,17 @@ def test_errors_carry_error_info(stub):
     ("GetMatch", b"\xff\xff\xff"),                  # not protobuf at all
     ("JoinMatch", b"\x0a\x02\xff\xfe\x12\x01x"),     # match_id is not UTF-8
     ("SubmitAction", b"\x12\x05\x0a\x03\x08"),       # a sub-message cut short
+    ("WatchEvents", b"\xff\xff\xff"),              # a server-streaming method
 ])
 def test_undecodable_requests_are_invalid_argument(stack, method, data):
     """Bytes that are not the method's message get INVALID_ARGUMENT with the
     usual rich status, not UNKNOWN and a traceback."""
-    with stack.channel() as channel:
-        call = channel.unary_unary(f"/parlor.v1.Parlor/{method}")  # raw bytes, no serializer
-        with pytest.raises(grpc.RpcError) as caught:
-            call(data, timeout=5)
+    path = f"/parlor.v1.Parlor/{method}"
+    with stack.channel() as channel, pytest.raises(grpc.RpcError) as caught:
+        if method == "WatchEvents":
+            next(channel.unary_stream(path)(data, timeout=5))
+        else:
+            channel.unary_unary(path)(data, timeout=5)  # raw bytes, no serializer
     code, reason, _ = error_reason(caught.value)
     assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT")
     assert "is not a valid parlor.v1." in caught.value.details()

@@ -15,16 +15,25 @@ import redis
 
 from service.embedded_redis import EmbeddedRedis, cli_binary, free_port, server_binary
 
-from ..support import Stack, new_rest_match, play_rest_to_end
+from ..support import Sse, Stack, new_rest_match, play_rest_to_end
 
 pytestmark = pytest.mark.integration
 
 
 def play_one_match(stack: Stack) -> None:
+    """A whole match over REST, followed live by a spectator's event stream
+    (its waits are blocking reads, XREAD BLOCK)."""
     rest = stack.rest()
     match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)
+    live = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
+    assert live.status == 200
     final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(4))
     assert final["match"]["status"] == "FINISHED"
+    streamed = []
+    while (message := live.next()) is not None:
+        if "data" in message:
+            streamed.append(message["data"])
+    assert streamed == rest.get(f"/v1/matches/{match['matchId']}/events").body["events"]
     key = rest.post(f"/v1/matches/{match['matchId']}/actions",
                     {"action": {"whatTheHeck": {"bid": 1}}}, token=tokens[0],
                     headers={"Idempotency-Key": "after-the-end"})

@@ -166,6 +166,22 @@ class ListEventsResponse(_message.Message):
     last_event: int
     def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., last_event: _Optional[int] = ...) -> None: ...
 
+class WatchEventsRequest(_message.Message):
+    __slots__ = ("match_id", "after")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    after: int
+    def __init__(self, match_id: _Optional[str] = ..., after: _Optional[int] = ...) -> None: ...
+
+class WatchEventsResponse(_message.Message):
+    __slots__ = ("events", "end")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    end: bool
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., end: _Optional[bool] = ...) -> None: ...
+
 class Match(_message.Message):
     __slots__ = ("match_id", "game", "rules_version", "version", "status", "seats", "seed_sha256", "seed", "result", "viewer_seat", "awaiting", "what_the_heck", "hi_fu", "heul_doch", "whatever", "heck")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

@@ -70,6 +70,11 @@ class ParlorStub:
                 request_serializer=parlor_dot_v1_dot_parlor__pb2.ListEventsRequest.SerializeToString,
                 response_deserializer=parlor_dot_v1_dot_parlor__pb2.ListEventsResponse.FromString,
                 _registered_method=True)
+        self.WatchEvents = channel.unary_stream(
+                '/parlor.v1.Parlor/WatchEvents',
+                request_serializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsRequest.SerializeToString,
+                response_deserializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsResponse.FromString,
+                _registered_method=True)
 
 
 class ParlorServicer:
@@ -130,6 +135,22 @@ class ParlorServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchEvents(self, request, context):
+        """Live play: the caller's view of the events numbered after `after`, then of
+        each new event as it happens (a token as for GetMatch). The first message
+        comes at once, with the events already there (possibly none). Later ones
+        come as events are written; one without events is a keep-alive, sent when
+        nothing happened for PARLOR_STREAM_KEEPALIVE_SECONDS. The stream ends
+        (status OK) after the message with `end` set, once the match is over and
+        every event was sent, or after PARLOR_STREAM_SECONDS, or when the service
+        drains for a restart; to go on, call again with `after` set to the last
+        event number received. RESOURCE_EXHAUSTED TOO_MANY_STREAMS when this
+        service process already serves PARLOR_MAX_STREAMS streams.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ParlorServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -167,6 +188,11 @@ def add_ParlorServicer_to_server(servicer, server):
                     servicer.ListEvents,
                     request_deserializer=parlor_dot_v1_dot_parlor__pb2.ListEventsRequest.FromString,
                     response_serializer=parlor_dot_v1_dot_parlor__pb2.ListEventsResponse.SerializeToString,
+            ),
+            'WatchEvents': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchEvents,
+                    request_deserializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsRequest.FromString,
+                    response_serializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -359,6 +385,33 @@ class Parlor:
             '/parlor.v1.Parlor/ListEvents',
             parlor_dot_v1_dot_parlor__pb2.ListEventsRequest.SerializeToString,
             parlor_dot_v1_dot_parlor__pb2.ListEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/parlor.v1.Parlor/WatchEvents',
+            parlor_dot_v1_dot_parlor__pb2.WatchEventsRequest.SerializeToString,
+            parlor_dot_v1_dot_parlor__pb2.WatchEventsResponse.FromString,
             options,
             channel_credentials,
             insecure,

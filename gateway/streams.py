@@ -1,0 +1,115 @@
+"""Live events as Server-Sent Events: `GET /v1/matches/{id}/events` with
+`Accept: text/event-stream`, relayed from the service's WatchEvents stream.
+
+Each event is one SSE message: `id:` its number, `data:` the same JSON as an
+element of the JSON events list. A comment line is sent as a keep-alive when
+nothing happened for PARLOR_STREAM_KEEPALIVE_SECONDS. The response ends after
+PARLOR_STREAM_SECONDS, when the service or gateway restarts, or when the match
+is over and every event was sent; a browser's EventSource then reconnects by
+itself with `Last-Event-ID`, which this endpoint reads (it wins over `after`),
+so nothing is missed. Once the match is over and nothing is left to send the
+answer is 204, which tells EventSource to stop.
+
+An open stream holds one of the worker's threads (gunicorn gthread); a worker
+keeps at least one thread for other requests, so it serves at most
+PARLOR_GATEWAY_THREADS - 1 streams at once and answers 429 TOO_MANY_STREAMS
+past that.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Iterator
+
+import grpc
+import orjson
+from flask import Response, current_app, request
+
+from parlor.v1 import parlor_pb2 as pb
+
+from .errors import ApiError
+from .jsonpb import render
+
+MEDIA_TYPE = "text/event-stream"
+RETRY_MS = 1000  # how long EventSource waits before reconnecting
+KEEPALIVE = b": keep-alive\n\n"
+
+# The gunicorn worker this process runs as (gunicorn_conf.post_worker_init sets
+# it): streams end at their next message once it is shutting down.
+worker = None
+
+
+def wanted() -> bool:
+    """Whether the caller asks for an event stream rather than JSON."""
+    return request.accept_mimetypes.best_match(("application/json", MEDIA_TYPE)) == MEDIA_TYPE
+
+
+class Slots:
+    """How many streams this worker may still open."""
+
+    def __init__(self, size: int) -> None:
+        self._free = threading.BoundedSemaphore(size) if size > 0 else None
+
+    def take(self) -> bool:
+        return self._free is not None and self._free.acquire(blocking=False)
+
+    def give_back(self) -> None:
+        self._free.release()
+
+
+def open_stream(call, request_message: pb.WatchEventsRequest, slots: Slots) -> Response:
+    """Starts `call` (a function making the WatchEvents call) and answers with
+    its stream. Errors before the first message are ordinary JSON errors."""
+    if not slots.take():
+        raise ApiError(429, "TOO_MANY_STREAMS", "Too many live event streams are open here; "
+                       "try again shortly, or read events without `Accept: text/event-stream`.")
+    replies = None
+    try:
+        replies = call(request_message)
+        first = next(replies, None)
+    except BaseException:
+        if replies is not None:
+            replies.cancel()
+        slots.give_back()
+        raise
+    if first is None or (first.end and not first.events):
+        replies.cancel()
+        slots.give_back()
+        return current_app.response_class(status=204)
+    return Response(_Relay(first, replies, slots), mimetype=MEDIA_TYPE, direct_passthrough=True,
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+class _Relay:
+    """The response body: SSE frames from the service's replies. close() (the
+    server calls it however the response ends, even unread) ends the call and
+    frees the slot."""
+
+    def __init__(self, first: pb.WatchEventsResponse, replies, slots: Slots) -> None:
+        self.first, self.replies, self.slots = first, replies, slots
+        self._closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield b"retry: %d\n\n" % RETRY_MS + _frame(self.first)
+        if self.first.end:
+            return
+        try:
+            for reply in self.replies:
+                yield _frame(reply)
+                if reply.end or (worker is not None and not worker.alive):
+                    return
+        except grpc.RpcError:
+            return  # the service went away or the stream hit its deadline: the client resumes
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.replies.cancel()
+            self.slots.give_back()
+
+
+def _frame(reply: pb.WatchEventsResponse) -> bytes:
+    if not reply.events:
+        return KEEPALIVE
+    return b"".join(b"id: %d\ndata: %s\n\n" % (event.number, orjson.dumps(render(event)))
+                    for event in reply.events)

@@ -1,0 +1,285 @@
+"""Live play: WatchEvents over gRPC and Server-Sent Events over REST, against
+real processes. A stream carries exactly what ListEvents gives the same
+caller (so the secrecy of events carries over), resumes after the last event
+received, and ends when the match is over, when its time is up, or when the
+service drains."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import signal
+import threading
+import time
+
+import grpc
+import pytest
+
+from parlor.v1 import parlor_pb2 as pb
+
+from ..support import Sse, Stack, auth, new_rest_match, play_rest_to_end
+from .test_grpc import error_reason
+
+pytestmark = pytest.mark.integration
+
+
+def json_events(rest, match_id: str, token: str | None, after: int = 0) -> list[dict]:
+    reply = rest.get(f"/v1/matches/{match_id}/events?after={after}", token=token)
+    assert reply.status == 200, reply.body
+    return reply.body["events"]
+
+
+def grpc_events(stub, match_id: str, token: str | None) -> list[pb.Event]:
+    return list(stub.ListEvents(pb.ListEventsRequest(match_id=match_id),
+                                metadata=auth(token) if token else None).events)
+
+
+def bid(rest, match_id: str, token: str, card: int) -> None:
+    reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": {"whatTheHeck": {"bid": card}}},
+                      token=token)
+    assert reply.status == 200, reply.body
+
+
+# ---- gRPC ------------------------------------------------------------------------------
+
+def test_watch_follows_play_to_the_end(stub, rest):
+    match, tokens = new_rest_match(rest, "what_the_heck", 3, seed="watch")
+    match_id = match["matchId"]
+    seat0 = stub.WatchEvents(pb.WatchEventsRequest(match_id=match_id), metadata=auth(tokens[0]))
+    spectator = stub.WatchEvents(pb.WatchEventsRequest(match_id=match_id, after=2))
+
+    first = next(seat0)  # at once: everything so far
+    assert not first.end
+    assert list(first.events) == grpc_events(stub, match_id, tokens[0])
+    assert [e.number for e in next(spectator).events] == [3, 4, 5]  # numbered after 2
+    streamed = list(first.events)
+
+    bid(rest, match_id, tokens[1], 9)
+    streamed += next(seat0).events
+    other = streamed[-1].what_the_heck.bid_committed
+    assert other.seat == 1 and not other.HasField("bid"), "another seat's bid leaked"
+    bid(rest, match_id, tokens[0], 4)
+    streamed += next(seat0).events
+    own = streamed[-1].what_the_heck.bid_committed
+    assert (own.seat, own.bid) == (0, 4), "a seat sees its own bid"
+    for number in (6, 7):
+        shown = next(spectator).events
+        assert [e.number for e in shown] == [number]
+        assert not shown[0].what_the_heck.bid_committed.HasField("bid")
+
+    play_rest_to_end(rest, match_id, tokens, random.Random(1))
+    replies = list(seat0)  # the stream ends by itself, status OK
+    assert replies[-1].end and all(not r.end for r in replies[:-1])
+    streamed += [e for r in replies for e in r.events]
+    assert streamed == grpc_events(stub, match_id, tokens[0])
+    assert streamed[-1].HasField("match_finished")
+    spectator.cancel()
+
+    again = list(stub.WatchEvents(pb.WatchEventsRequest(match_id=match_id, after=streamed[-1].number)))
+    assert [(list(r.events), r.end) for r in again] == [([], True)], "nothing new: one last message"
+
+
+def test_watch_refuses_bad_requests(stub, rest):
+    match, _ = new_rest_match(rest, "what_the_heck", 2)
+    cases = [
+        (pb.WatchEventsRequest(match_id="a" * 24), None, grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND"),
+        (pb.WatchEventsRequest(match_id=match["matchId"]), "not-a-token",
+         grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN"),
+        (pb.WatchEventsRequest(match_id=match["matchId"], after=-1), None,
+         grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT"),
+    ]
+    for request, token, code, reason in cases:
+        with pytest.raises(grpc.RpcError) as caught:
+            next(stub.WatchEvents(request, metadata=auth(token) if token else None))
+        assert error_reason(caught.value)[:2] == (code, reason)
+
+
+# ---- Server-Sent Events ----------------------------------------------------------------
+
+def test_sse_follows_play_resumes_and_stops_after_the_end(stack, rest):
+    match, tokens = new_rest_match(rest, "what_the_heck", 2)
+    match_id = match["matchId"]
+    path = f"/v1/matches/{match_id}/events"
+    stream = Sse(stack.http_port, path, token=tokens[0])
+    assert stream.status == 200
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    assert stream.headers["cache-control"] == "no-cache"
+    assert stream.next() == {"retry": 1000}
+    opening = stream.events(4)
+    assert opening == json_events(rest, match_id, tokens[0])
+
+    bid(rest, match_id, tokens[1], hand(rest, match_id, tokens[1])[0])
+    other = stream.events(1)[0]["whatTheHeck"]["bidCommitted"]
+    assert other == {"seat": 1}, "another seat's bid leaked"
+    card = hand(rest, match_id, tokens[0])[0]
+    bid(rest, match_id, tokens[0], card)
+    assert stream.events(1)[0]["whatTheHeck"]["bidCommitted"] == {"seat": 0, "bid": card}
+    stream.close()  # a dropped connection: EventSource comes back with Last-Event-ID
+
+    play_rest_to_end(rest, match_id, tokens, random.Random(2))
+    everything = json_events(rest, match_id, tokens[0])
+    resumed = Sse(stack.http_port, f"{path}?after=0", token=tokens[0], headers={"Last-Event-ID": "6"})
+    assert resumed.status == 200
+    rest_of_it = []
+    while (message := resumed.next()) is not None:
+        if "data" in message:
+            rest_of_it.append(message["data"])
+    assert rest_of_it == everything[6:], "Last-Event-ID wins over `after`; nothing missed or repeated"
+    assert "matchFinished" in rest_of_it[-1]
+
+    spectator = Sse(stack.http_port, path)
+    assert spectator.next() == {"retry": 1000}
+    seen = []
+    while (message := spectator.next()) is not None:
+        seen.append(message["data"])
+    assert seen == json_events(rest, match_id, None)
+
+    done = Sse(stack.http_port, path, token=tokens[0], headers={"Last-Event-ID": str(everything[-1]["number"])})
+    assert (done.status, done.body()) == (204, b""), "204 tells EventSource to stop reconnecting"
+
+
+def hand(rest, match_id: str, token: str) -> list[int]:
+    return rest.get(f"/v1/matches/{match_id}", token=token).body["whatTheHeck"]["hand"]
+
+
+def test_sse_bad_requests_are_json_errors(stack, rest):
+    match, _ = new_rest_match(rest, "what_the_heck", 2)
+    path = f"/v1/matches/{match['matchId']}/events"
+    cases = [
+        (path, {"Last-Event-ID": "abc"}, None, 400, "INVALID_ARGUMENT"),
+        (path, {"Last-Event-ID": "-1"}, None, 400, "INVALID_ARGUMENT"),
+        (path + "?after=x", {}, None, 400, "INVALID_ARGUMENT"),
+        ("/v1/matches/" + "a" * 24 + "/events", {}, None, 404, "MATCH_NOT_FOUND"),
+        (path, {}, "not-a-token", 401, "INVALID_TOKEN"),
+    ]
+    for where, headers, token, status, code in cases:
+        stream = Sse(stack.http_port, where, token=token, headers=headers)
+        body = stream.body()
+        assert (stream.status, body["error"]["code"]) == (status, code), (where, headers, body)
+        stream.close()
+    for accept in ("application/json", "*/*", "application/json, text/event-stream;q=0.5"):
+        reply = rest.get(path, headers={"Accept": accept})
+        assert reply.status == 200 and reply.body["events"], accept
+
+
+# ---- limits, keep-alives, draining and faults (stacks of their own) ------------------------
+
+@pytest.fixture(scope="module")
+def tight_stack():
+    """Short streams, quick keep-alives, small limits: one gateway worker with
+    two threads (so one stream slot), two streams per service process."""
+    s = Stack(env={"PARLOR_STREAM_KEEPALIVE_SECONDS": "1", "PARLOR_STREAM_SECONDS": "4",
+                   "PARLOR_MAX_STREAMS": "2", "PARLOR_GATEWAY_WORKERS": "1",
+                   "PARLOR_GATEWAY_THREADS": "2"}).start()
+    yield s
+    s.stop()
+
+
+def test_keep_alives_then_the_stream_ends_when_its_time_is_up(tight_stack):
+    rest = tight_stack.rest()
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    stream = Sse(tight_stack.http_port, f"/v1/matches/{match['matchId']}/events", token=tokens[0])
+    opened = time.monotonic()
+    messages = []
+    while (message := stream.next()) is not None:
+        messages.append(message)
+    lasted = time.monotonic() - opened
+    assert messages[0] == {"retry": 1000} and len([m for m in messages if "data" in m]) == 4
+    assert sum(m.get("comment") == "keep-alive" for m in messages) >= 2
+    assert 3 <= lasted < 10, lasted
+    rest.close()
+
+
+def test_stream_limits(tight_stack):
+    rest = tight_stack.rest()
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    path = f"/v1/matches/{match['matchId']}/events"
+    held = Sse(tight_stack.http_port, path)
+    assert held.status == 200
+    refused = Sse(tight_stack.http_port, path)
+    assert (refused.status, refused.body()["error"]["code"]) == (429, "TOO_MANY_STREAMS")
+    assert rest.get(path).status == 200, "a thread stays free for other requests"
+    held.close()
+    deadline = time.monotonic() + 10  # the slot frees when the gateway notices (next keep-alive)
+    while (again := Sse(tight_stack.http_port, path)).status != 200:
+        again.close()
+        assert time.monotonic() < deadline, "the slot of a closed stream was not freed"
+        time.sleep(0.2)
+    again.close()
+
+    with tight_stack.channel() as channel:
+        stub = tight_stack.stub(channel)
+        request = pb.WatchEventsRequest(match_id=match["matchId"])
+        deadline = time.monotonic() + 10
+        while True:  # the gateway's stream just closed: wait until the service has let it go
+            open_ = [stub.WatchEvents(request), stub.WatchEvents(request)]
+            try:
+                for call in open_:
+                    next(call)
+                break
+            except grpc.RpcError:
+                for call in open_:
+                    call.cancel()
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+        with pytest.raises(grpc.RpcError) as caught:
+            next(stub.WatchEvents(request))
+        assert error_reason(caught.value)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS")
+        for call in open_:
+            call.cancel()
+    rest.close()
+
+
+@contextlib.contextmanager
+def watched(env: dict[str, str] | None = None):
+    """A service of its own (no gateway) and a spectator's open stream on a
+    new match, its first message read."""
+    stack = Stack(gateway=False, env=env or {}).start()
+    try:
+        with stack.channel() as channel:
+            stub = stack.stub(channel)
+            match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+            watching = stub.WatchEvents(pb.WatchEventsRequest(match_id=match.match_id))
+            next(watching)
+            yield stack, watching
+    finally:
+        stack.stop()
+
+
+def test_streams_end_at_once_when_the_service_drains():
+    with watched({"PARLOR_DRAIN_SECONDS": "20"}) as (stack, watching):
+        ended = threading.Event()
+        threading.Thread(target=lambda: (list(watching), ended.set()), daemon=True).start()
+        started = time.monotonic()
+        stack.procs["service"].send_signal(signal.SIGTERM)
+        assert ended.wait(10), "an open stream held the drain"
+        assert time.monotonic() - started < 5
+        assert stack.procs["service"].wait(15) == 0
+
+
+def test_a_stream_ends_with_unavailable_when_redis_goes_away():
+    with watched() as (stack, watching):
+        stack.redis.process.send_signal(signal.SIGKILL)
+        with pytest.raises(grpc.RpcError) as caught:
+            next(watching)
+        assert error_reason(caught.value)[:2] == (grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE")
+        assert "Traceback" not in stack.log("service")
+
+
+def test_sse_streams_end_soon_when_the_gateway_drains():
+    stack = Stack(env={"PARLOR_DRAIN_SECONDS": "20", "PARLOR_STREAM_KEEPALIVE_SECONDS": "1",
+                       "PARLOR_GATEWAY_WORKERS": "1"}).start()
+    try:
+        rest = stack.rest()
+        match, _ = new_rest_match(rest, "what_the_heck", 2, seed=None)
+        rest.close()
+        stream = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
+        assert stream.status == 200
+        started = time.monotonic()
+        stack.procs["gateway"].send_signal(signal.SIGTERM)
+        while stream.next() is not None:
+            assert time.monotonic() - started < 10, "an open stream held the gateway's drain"
+        assert stack.procs["gateway"].wait(15) == 0
+        assert time.monotonic() - started < 10
+    finally:
+        stack.stop()
