@@ -128,6 +128,14 @@ class Sse:
             elif name in ("id", "retry"):
                 message[name] = int(value)
 
+    def rest_of_it(self) -> list[dict[str, Any]]:
+        """The data of every event until the stream ends."""
+        found = []
+        while (message := self.next()) is not None:
+            if "data" in message:
+                found.append(message["data"])
+        return found
+
     def events(self, count: int) -> list[dict[str, Any]]:
         """The data of the next `count` events, skipping keep-alives."""
         found = []

@@ -120,19 +120,13 @@ def test_sse_follows_play_resumes_and_stops_after_the_end(stack, rest):
     everything = json_events(rest, match_id, tokens[0])
     resumed = Sse(stack.http_port, f"{path}?after=0", token=tokens[0], headers={"Last-Event-ID": "6"})
     assert resumed.status == 200
-    rest_of_it = []
-    while (message := resumed.next()) is not None:
-        if "data" in message:
-            rest_of_it.append(message["data"])
+    rest_of_it = resumed.rest_of_it()
     assert rest_of_it == everything[6:], "Last-Event-ID wins over `after`; nothing missed or repeated"
     assert "matchFinished" in rest_of_it[-1]
 
     spectator = Sse(stack.http_port, path)
     assert spectator.next() == {"retry": 1000}
-    seen = []
-    while (message := spectator.next()) is not None:
-        seen.append(message["data"])
-    assert seen == json_events(rest, match_id, None)
+    assert spectator.rest_of_it() == json_events(rest, match_id, None)
 
     done = Sse(stack.http_port, path, token=tokens[0], headers={"Last-Event-ID": str(everything[-1]["number"])})
     assert (done.status, done.body()) == (204, b""), "204 tells EventSource to stop reconnecting"

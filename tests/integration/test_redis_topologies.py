@@ -29,11 +29,7 @@ def play_one_match(stack: Stack) -> None:
     assert live.status == 200
     final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(4))
     assert final["match"]["status"] == "FINISHED"
-    streamed = []
-    while (message := live.next()) is not None:
-        if "data" in message:
-            streamed.append(message["data"])
-    assert streamed == rest.get(f"/v1/matches/{match['matchId']}/events").body["events"]
+    assert live.rest_of_it() == rest.get(f"/v1/matches/{match['matchId']}/events").body["events"]
     key = rest.post(f"/v1/matches/{match['matchId']}/actions",
                     {"action": {"whatTheHeck": {"bid": 1}}}, token=tokens[0],
                     headers={"Idempotency-Key": "after-the-end"})

@@ -10,7 +10,7 @@ import pytest
 
 from service.games import GAMES
 
-from ..support import new_rest_match, play_rest_to_end
+from ..support import Sse, new_rest_match, play_rest_to_end
 
 pytestmark = pytest.mark.integration
 
@@ -19,11 +19,12 @@ CASES = [(game_id, players) for game_id, game in GAMES.items()
 
 
 @pytest.mark.parametrize("game_id,players", CASES, ids=[f"{g}-{p}" for g, p in CASES])
-def test_play_to_the_end_over_rest(rest, game_id, players):
+def test_play_to_the_end_over_rest(stack, rest, game_id, players):
     field = "".join(w.capitalize() if i else w for i, w in enumerate(game_id.split("_")))
     match, tokens = new_rest_match(rest, game_id, players, seed=f"e2e-{game_id}-{players}")
     match_id = match["matchId"]
     assert field in match, "the game's view sits in a field named after the game"
+    live = Sse(stack.http_port, f"/v1/matches/{match_id}/events", token=tokens[0])  # seat 0 follows live
     final, actions = play_rest_to_end(rest, match_id, tokens, random.Random(players))
     finished = final["match"]
     assert finished["status"] == "FINISHED"
@@ -39,6 +40,14 @@ def test_play_to_the_end_over_rest(rest, game_id, players):
         assert numbers == list(range(1, events["lastEvent"] + 1)) or len(numbers) == 1000
         view = rest.get(f"/v1/matches/{match_id}", token=viewer).body
         assert view["status"] == "FINISHED" and field in view
+
+    listed, page = [], {"events": [{"number": 0}]}
+    while page["events"]:  # every page of seat 0's events
+        page = rest.get(f"/v1/matches/{match_id}/events?after={page['events'][-1]['number']}",
+                        token=tokens[0]).body
+        listed += page["events"]
+    assert live.rest_of_it() == listed, "the live stream is the events list, as it happened"
+    live.close()
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
