@@ -11,7 +11,7 @@ from flask import Flask, g, request
 from service import logs
 from service.config import Settings
 
-from . import errors
+from . import cors, errors
 from .client import ServiceClient
 from .streams import Slots
 
@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                                     "status": response.status_code, "ms": round(seconds * 1000, 2)})
         return response
 
+    cors.init_app(app, settings.cors_origins)
     return app
 
 

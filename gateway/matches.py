@@ -14,7 +14,7 @@ from .jsonpb import body_object, parse, render
 
 bp = Blueprint("matches", __name__, url_prefix="/v1")
 
-_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,12}")  # query numbers: ASCII digits only
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")  # query numbers: ASCII digits only
 # The per-game fields of CreateMatchRequest.options: named after the game ids.
 _OPTION_FIELDS = {f.name for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
 
@@ -101,8 +101,11 @@ def list_events(match_id: str):
 
 def _watch_events(match_id: str):
     """Live events as Server-Sent Events (see streams.py)."""
-    resumed = request.headers.get("Last-Event-ID")
-    after = _query_int("after", 0) if resumed is None else _whole_number("Last-Event-ID", resumed)
+    resumed = request.headers.get("Last-Event-ID", "")  # empty: no id (as EventSource means it)
+    after = _query_int("after", 0)
+    _query_int("limit", 0)  # checked as for the list, though a stream sends every event
+    if resumed:
+        after = _whole_number("Last-Event-ID", resumed)
     metadata = _metadata(_auth())
     client = current_app.extensions["parlor"]
     return streams.open_stream(lambda req: client.stream("WatchEvents", req, metadata),

@@ -13,13 +13,19 @@ answer is 204, which tells EventSource to stop.
 An open stream holds one of the worker's threads (gunicorn gthread); a worker
 keeps at least one thread for other requests, so it serves at most
 PARLOR_GATEWAY_THREADS - 1 streams at once and answers 429 TOO_MANY_STREAMS
-past that.
+past that. A thread blocked on the service cannot see its client hang up, so
+one watcher thread per worker (Hangups) watches the sockets of open streams
+and ends a stream as soon as its client is gone, freeing its slot at once
+rather than at the next failed write.
 """
 
 from __future__ import annotations
 
+import os
+import selectors
+import socket
 import threading
-from typing import Iterator
+from typing import Callable, Iterator
 
 import grpc
 import orjson
@@ -40,8 +46,12 @@ worker = None
 
 
 def wanted() -> bool:
-    """Whether the caller asks for an event stream rather than JSON."""
-    return request.accept_mimetypes.best_match(("application/json", MEDIA_TYPE)) == MEDIA_TYPE
+    """Whether the caller asks for an event stream: its Accept header names
+    text/event-stream (parameters aside), at least as high as it ranks JSON."""
+    accept = request.accept_mimetypes
+    named = max((q for value, q in accept if value.partition(";")[0].strip().lower() == MEDIA_TYPE),
+                default=0)
+    return named > 0 and named >= accept["application/json"]
 
 
 class Slots:
@@ -55,6 +65,64 @@ class Slots:
 
     def give_back(self) -> None:
         self._free.release()
+
+
+class Hangups:
+    """Calls a stream's `on_hangup` when its client closes the connection (or
+    it breaks): one thread per process, blocked in a selector over the client
+    sockets of open streams. A stream's client sends nothing once its request
+    is read, so a readable socket means end of file, a reset, or (rarely) bytes
+    sent anyway, after which the socket is no longer watched."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid = None
+
+    def _start(self) -> None:  # in the process that uses it (gunicorn forks)
+        self._selector = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._selector.register(self._wake_r, selectors.EVENT_READ)
+        threading.Thread(target=self._run, name="stream-hangups", daemon=True).start()
+        self._pid = os.getpid()
+
+    def watch(self, sock: socket.socket, on_hangup: Callable[[], None]) -> None:
+        with self._lock:
+            if self._pid != os.getpid():
+                self._start()
+            self._selector.register(sock, selectors.EVENT_READ, on_hangup)
+        self._wake_w.send(b"w")  # the selector thread picks the new socket up
+
+    def forget(self, sock: socket.socket) -> None:
+        with self._lock:
+            try:
+                self._selector.unregister(sock)
+            except (KeyError, ValueError):  # never watched, or already let go
+                pass
+
+    def _run(self) -> None:
+        while True:
+            ready = self._selector.select()
+            with self._lock:
+                for key, _ in ready:
+                    if key.fileobj is self._wake_r:
+                        self._wake_r.recv(4096)
+                        continue
+                    if self._selector.get_map().get(key.fd) is not key:
+                        continue  # forgotten meanwhile
+                    self._selector.unregister(key.fileobj)
+                    try:
+                        gone = not key.fileobj.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # reset
+                        gone = True
+                    except ValueError:  # a TLS socket cannot peek: cannot tell
+                        continue
+                    if gone:
+                        key.data()
+
+
+HANGUPS = Hangups()
 
 
 def open_stream(call, request_message: pb.WatchEventsRequest, slots: Slots) -> Response:
@@ -75,8 +143,11 @@ def open_stream(call, request_message: pb.WatchEventsRequest, slots: Slots) -> R
     if first is None or (first.end and not first.events):
         replies.cancel()
         slots.give_back()
-        return current_app.response_class(status=204)
-    return Response(_Relay(first, replies, slots), mimetype=MEDIA_TYPE, direct_passthrough=True,
+        nothing = current_app.response_class(status=204)
+        del nothing.headers["Content-Type"]
+        return nothing
+    relay = _Relay(first, replies, slots, request.environ.get("gunicorn.socket"))
+    return Response(relay, mimetype=MEDIA_TYPE, direct_passthrough=True,
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -85,14 +156,17 @@ class _Relay:
     server calls it however the response ends, even unread) ends the call and
     frees the slot."""
 
-    def __init__(self, first: pb.WatchEventsResponse, replies, slots: Slots) -> None:
-        self.first, self.replies, self.slots = first, replies, slots
+    def __init__(self, first: pb.WatchEventsResponse, replies, slots: Slots,
+                 sock: socket.socket | None) -> None:
+        self.first, self.replies, self.slots, self.sock = first, replies, slots, sock
         self._closed = False
 
     def __iter__(self) -> Iterator[bytes]:
         yield b"retry: %d\n\n" % RETRY_MS + _frame(self.first)
         if self.first.end:
             return
+        if self.sock is not None:  # the headers and first message are out: now watch
+            HANGUPS.watch(self.sock, self.replies.cancel)
         try:
             for reply in self.replies:
                 yield _frame(reply)
@@ -104,6 +178,8 @@ class _Relay:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self.sock is not None:
+                HANGUPS.forget(self.sock)
             self.replies.cancel()
             self.slots.give_back()
 

@@ -4,6 +4,7 @@ in the README's configuration table; keep the two in step."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 
@@ -34,6 +35,15 @@ def _bool(name: str, default: bool) -> bool:
     raise SystemExit(f"{name} must be 1 or 0, not {raw!r}")
 
 
+def _origins(name: str) -> tuple[str, ...]:
+    """A comma-separated list of web origins (scheme://host[:port]), or `*`."""
+    found = tuple(o.strip().rstrip("/") for o in os.environ.get(name, "").split(",") if o.strip())
+    for origin in found:
+        if origin != "*" and not re.fullmatch(r"https?://[^/\s?#]+", origin):
+            raise SystemExit(f"{name}: {origin!r} is not an origin like https://app.example.com")
+    return found
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = ""
@@ -54,6 +64,7 @@ class Settings:
     stream_seconds: int = 120
     stream_keepalive: int = 15
     max_streams: int = 1000
+    cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
 
     @classmethod
@@ -77,6 +88,7 @@ class Settings:
             stream_seconds=_int("PARLOR_STREAM_SECONDS", 120, minimum=1),
             stream_keepalive=_int("PARLOR_STREAM_KEEPALIVE_SECONDS", 15, minimum=1),
             max_streams=_int("PARLOR_MAX_STREAMS", 1000, minimum=1),
+            cors_origins=_origins("PARLOR_CORS_ORIGINS"),
             log_level=(os.environ.get("PARLOR_LOG_LEVEL", "").strip() or "INFO").upper(),
         )
 

@@ -185,7 +185,7 @@ class Matches:
         seat = self._seat(record, token, required=False)
         if self.streams >= self.settings.max_streams:
             raise ParlorError("TOO_MANY_STREAMS", "Too many live event streams are open here; "
-                              "try again shortly, or read events with ListEvents.")
+                              "try again shortly, or read the list of events instead.")
         if record.finished and request.after >= record.last_event:
             yield pb.WatchEventsResponse(end=True)
             return
@@ -212,8 +212,11 @@ class Matches:
                                               min(self.settings.stream_keepalive, left))
                 if raw is None:  # draining
                     return
-                if not raw and not await self.store.exists(record.match_id):
-                    raise _not_found(record.match_id)  # expired while watched
+                if not raw:  # quiet for a while: still there? over (a stream begun past its end)?
+                    _, record = await self._fetch(record.match_id)
+                    if record.finished and after >= record.last_event:
+                        yield pb.WatchEventsResponse(end=True)
+                        return
         finally:
             self.streams -= 1
             metrics.STREAMS.dec()

@@ -239,11 +239,6 @@ class MatchStore:
 
     @_store_errors
     @_retry_read
-    async def exists(self, match_id: str) -> bool:
-        return bool(await self.redis.exists(keys(match_id)[0]))
-
-    @_store_errors
-    @_retry_read
     async def actions(self, match_id: str, count: int) -> list[bytes]:
         """The first `count` accepted actions, oldest first."""
         if count <= 0:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import random
 import signal
+import socket
+import struct
 import threading
 import time
 
@@ -130,6 +132,9 @@ def test_sse_follows_play_resumes_and_stops_after_the_end(stack, rest):
 
     done = Sse(stack.http_port, path, token=tokens[0], headers={"Last-Event-ID": str(everything[-1]["number"])})
     assert (done.status, done.body()) == (204, b""), "204 tells EventSource to stop reconnecting"
+    assert "content-type" not in done.headers
+    fresh = Sse(stack.http_port, path, token=tokens[0], headers={"Last-Event-ID": ""})  # no id yet
+    assert fresh.next() == {"retry": 1000} and fresh.rest_of_it() == everything
 
 
 def hand(rest, match_id: str, token: str) -> list[int]:
@@ -142,7 +147,9 @@ def test_sse_bad_requests_are_json_errors(stack, rest):
     cases = [
         (path, {"Last-Event-ID": "abc"}, None, 400, "INVALID_ARGUMENT"),
         (path, {"Last-Event-ID": "-1"}, None, 400, "INVALID_ARGUMENT"),
+        (path, {"Last-Event-ID": "99999999999999999999"}, None, 400, "INVALID_ARGUMENT"),
         (path + "?after=x", {}, None, 400, "INVALID_ARGUMENT"),
+        (path + "?limit=abc", {}, None, 400, "INVALID_ARGUMENT"),
         ("/v1/matches/" + "a" * 24 + "/events", {}, None, 404, "MATCH_NOT_FOUND"),
         (path, {}, "not-a-token", 401, "INVALID_TOKEN"),
     ]
@@ -151,28 +158,36 @@ def test_sse_bad_requests_are_json_errors(stack, rest):
         body = stream.body()
         assert (stream.status, body["error"]["code"]) == (status, code), (where, headers, body)
         stream.close()
-    for accept in ("application/json", "*/*", "application/json, text/event-stream;q=0.5"):
+    for accept in ("application/json", "*/*", "text/*", "application/json, text/event-stream;q=0.5",
+                   "text/event-stream;q=0.1, application/json"):
         reply = rest.get(path, headers={"Accept": accept})
         assert reply.status == 200 and reply.body["events"], accept
+    for accept in ("text/event-stream; charset=utf-8", "TEXT/EVENT-STREAM",
+                   "text/event-stream, application/json", "application/json;q=0.5, text/event-stream"):
+        stream = Sse(stack.http_port, path, headers={"Accept": accept})
+        assert stream.headers["content-type"].startswith("text/event-stream"), accept
+        stream.close()
 
 
 # ---- limits, keep-alives, draining and faults (stacks of their own) ------------------------
 
+WEB_APP = "https://cards.example"
+
+
 @pytest.fixture(scope="module")
-def tight_stack():
-    """Short streams, quick keep-alives, small limits: one gateway worker with
-    two threads (so one stream slot), two streams per service process."""
+def quick_stack():
+    """Keep-alives every second, streams of four seconds, and a web app's
+    origin allowed to call."""
     s = Stack(env={"PARLOR_STREAM_KEEPALIVE_SECONDS": "1", "PARLOR_STREAM_SECONDS": "4",
-                   "PARLOR_MAX_STREAMS": "2", "PARLOR_GATEWAY_WORKERS": "1",
-                   "PARLOR_GATEWAY_THREADS": "2"}).start()
+                   "PARLOR_CORS_ORIGINS": WEB_APP}).start()
     yield s
     s.stop()
 
 
-def test_keep_alives_then_the_stream_ends_when_its_time_is_up(tight_stack):
-    rest = tight_stack.rest()
+def test_keep_alives_then_the_stream_ends_when_its_time_is_up(quick_stack):
+    rest = quick_stack.rest()
     match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
-    stream = Sse(tight_stack.http_port, f"/v1/matches/{match['matchId']}/events", token=tokens[0])
+    stream = Sse(quick_stack.http_port, f"/v1/matches/{match['matchId']}/events", token=tokens[0])
     opened = time.monotonic()
     messages = []
     while (message := stream.next()) is not None:
@@ -184,27 +199,80 @@ def test_keep_alives_then_the_stream_ends_when_its_time_is_up(tight_stack):
     rest.close()
 
 
-def test_stream_limits(tight_stack):
+def test_a_web_app_on_another_origin_may_follow_a_match(quick_stack):
+    """What a browser does for a page served from another origin: a preflight
+    for the seat's request, then the request; EventSource sends no preflight."""
+    rest = quick_stack.rest()
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    path = f"/v1/matches/{match['matchId']}/events"
+    preflight = rest.request("OPTIONS", path, headers={
+        "Origin": WEB_APP, "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization, last-event-id"})
+    assert preflight.status == 204
+    assert preflight.headers["access-control-allow-origin"] == WEB_APP
+    assert "authorization" in preflight.headers["access-control-allow-headers"].lower()
+    live = Sse(quick_stack.http_port, path, token=tokens[0], headers={"Origin": WEB_APP})
+    assert live.status == 200 and live.headers["access-control-allow-origin"] == WEB_APP
+    live.close()
+    listed = rest.get(path, headers={"Origin": WEB_APP})
+    assert listed.headers["access-control-allow-origin"] == WEB_APP
+    assert "access-control-allow-origin" not in rest.get(path, headers={"Origin": "https://other.example"}).headers
+    rest.close()
+
+
+def test_a_stream_begun_past_the_end_ends_with_the_match(quick_stack):
+    rest = quick_stack.rest()
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    with quick_stack.channel() as channel:
+        ahead = quick_stack.stub(channel).WatchEvents(
+            pb.WatchEventsRequest(match_id=match["matchId"], after=1000))
+        assert not next(ahead).events
+        play_rest_to_end(rest, match["matchId"], tokens, random.Random(3))
+        rest_of_it = list(ahead)  # ends at the next quiet check, not at PARLOR_STREAM_SECONDS
+    assert rest_of_it[-1].end and not any(r.events for r in rest_of_it)
+    rest.close()
+
+
+@pytest.fixture(scope="module")
+def tight_stack():
+    """Small limits and slow keep-alives: one gateway worker with two threads
+    (so one stream slot), two streams per service process."""
+    s = Stack(env={"PARLOR_STREAM_KEEPALIVE_SECONDS": "60", "PARLOR_MAX_STREAMS": "2",
+                   "PARLOR_GATEWAY_WORKERS": "1", "PARLOR_GATEWAY_THREADS": "2"}).start()
+    yield s
+    s.stop()
+
+
+def test_stream_limits_and_slots_freed_when_clients_hang_up(tight_stack):
     rest = tight_stack.rest()
     match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
     path = f"/v1/matches/{match['matchId']}/events"
-    held = Sse(tight_stack.http_port, path)
-    assert held.status == 200
-    refused = Sse(tight_stack.http_port, path)
-    assert (refused.status, refused.body()["error"]["code"]) == (429, "TOO_MANY_STREAMS")
-    assert rest.get(path).status == 200, "a thread stays free for other requests"
+    def open_when_free(why: str) -> Sse:
+        # The gateway notices a hang-up at once, not at its next write (a keep-alive a
+        # minute away here), and the service's slot goes with the gateway's call.
+        since = time.monotonic()
+        while (stream := Sse(tight_stack.http_port, path)).status != 200:
+            stream.close()
+            assert time.monotonic() - since < 5, why
+            time.sleep(0.1)
+        return stream
+
+    held = open_when_free("the slot is taken")
+    for hang_up in ("close", "reset"):
+        assert held.next() == {"retry": 1000}
+        refused = Sse(tight_stack.http_port, path)
+        assert (refused.status, refused.body()["error"]["code"]) == (429, "TOO_MANY_STREAMS")
+        assert rest.get(path).status == 200, "a thread stays free for other requests"
+        if hang_up == "reset":
+            held.conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        held.close()
+        held = open_when_free(f"the slot of a stream ended by {hang_up} stayed taken")
     held.close()
-    deadline = time.monotonic() + 10  # the slot frees when the gateway notices (next keep-alive)
-    while (again := Sse(tight_stack.http_port, path)).status != 200:
-        again.close()
-        assert time.monotonic() < deadline, "the slot of a closed stream was not freed"
-        time.sleep(0.2)
-    again.close()
 
     with tight_stack.channel() as channel:
         stub = tight_stack.stub(channel)
         request = pb.WatchEventsRequest(match_id=match["matchId"])
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 5
         while True:  # the gateway's stream just closed: wait until the service has let it go
             open_ = [stub.WatchEvents(request), stub.WatchEvents(request)]
             try:
@@ -215,7 +283,7 @@ def test_stream_limits(tight_stack):
                 for call in open_:
                     call.cancel()
                 assert time.monotonic() < deadline
-                time.sleep(0.2)
+                time.sleep(0.1)
         with pytest.raises(grpc.RpcError) as caught:
             next(stub.WatchEvents(request))
         assert error_reason(caught.value)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS")
