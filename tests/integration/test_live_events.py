@@ -164,9 +164,20 @@ def test_sse_bad_requests_are_json_errors(stack, rest):
         assert reply.status == 200 and reply.body["events"], accept
     for accept in ("text/event-stream; charset=utf-8", "TEXT/EVENT-STREAM",
                    "text/event-stream, application/json", "application/json;q=0.5, text/event-stream"):
-        stream = Sse(stack.http_port, path, headers={"Accept": accept})
+        stream = open_when_free(stack, path, headers={"Accept": accept})
         assert stream.headers["content-type"].startswith("text/event-stream"), accept
         stream.close()
+
+
+def open_when_free(stack, path: str, **kw) -> Sse:
+    """A stream, once the gateway has a slot for it: the slot of a stream closed
+    just before is freed a moment later, when the gateway sees the hang-up."""
+    since = time.monotonic()
+    while (stream := Sse(stack.http_port, path, **kw)).status == 429:
+        stream.close()
+        assert time.monotonic() - since < 5, "no stream slot came free"
+        time.sleep(0.1)
+    return stream
 
 
 # ---- limits, keep-alives, draining and faults (stacks of their own) ------------------------
@@ -247,17 +258,9 @@ def test_stream_limits_and_slots_freed_when_clients_hang_up(tight_stack):
     rest = tight_stack.rest()
     match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
     path = f"/v1/matches/{match['matchId']}/events"
-    def open_when_free(why: str) -> Sse:
-        # The gateway notices a hang-up at once, not at its next write (a keep-alive a
-        # minute away here), and the service's slot goes with the gateway's call.
-        since = time.monotonic()
-        while (stream := Sse(tight_stack.http_port, path)).status != 200:
-            stream.close()
-            assert time.monotonic() - since < 5, why
-            time.sleep(0.1)
-        return stream
-
-    held = open_when_free("the slot is taken")
+    # The gateway notices a hang-up at once, not at its next write (a keep-alive a
+    # minute away here), and the service's slot goes with the gateway's call.
+    held = open_when_free(tight_stack, path)
     for hang_up in ("close", "reset"):
         assert held.next() == {"retry": 1000}
         refused = Sse(tight_stack.http_port, path)
@@ -266,7 +269,7 @@ def test_stream_limits_and_slots_freed_when_clients_hang_up(tight_stack):
         if hang_up == "reset":
             held.conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         held.close()
-        held = open_when_free(f"the slot of a stream ended by {hang_up} stayed taken")
+        held = open_when_free(tight_stack, path)
     held.close()
 
     with tight_stack.channel() as channel:
