@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 16          # compare-and-set retries before giving up (ABORTED CONFLICT)
 MAX_EVENTS_PER_PAGE = 1000
+STREAM_READS = 16          # event-stream reads in flight at once, per process
 MAX_SEED_LENGTH = 256
 MAX_NAME_LENGTH = 64
 _MATCH_ID = re.compile(r"[a-z2-7]{24}")
@@ -63,6 +64,9 @@ class Matches:
         self.settings = settings
         self.streams = 0                  # event streams open in this process
         self.draining = asyncio.Event()   # set on SIGTERM: open streams end at once
+        # One commit wakes every stream on its match at once: their re-reads take
+        # turns, so that they never crowd out play on the Redis connection pool.
+        self._stream_reads = asyncio.Semaphore(STREAM_READS)
 
     # ---- games ---------------------------------------------------------------
 
@@ -177,8 +181,8 @@ class Matches:
                     token: str | None) -> AsyncIterator[pb.WatchEventsResponse]:
         """The caller's view of the events after `request.after`, then of new
         ones as they are written (see WatchEvents in parlor.proto). The first
-        message goes out at once; later ones wait on the event stream (XREAD
-        BLOCK), up to the keep-alive interval at a time."""
+        message goes out at once; then each commit's notice (store.EventNotices)
+        brings a re-read, and so does every quiet keep-alive interval."""
         if request.after < 0:
             raise ParlorError("INVALID_ARGUMENT", "`after` is an event number, 0 or more.")
         _, record = await self._load(request.match_id)
@@ -191,49 +195,65 @@ class Matches:
             return
         self.streams += 1
         metrics.STREAMS.inc()
+        match_id = record.match_id
+        notice = await self.store.notices.watch(match_id)  # before the first read: nothing slips by
         try:
             loop = asyncio.get_running_loop()
             ends = loop.time() + self.settings.stream_seconds
             after = request.after
-            raw = await self.store.events(record.match_id, after, MAX_EVENTS_PER_PAGE, seat)
+            raw = await self._stream_events(match_id, after, seat)
             while True:
                 events = [pb.Event.FromString(data) for data in raw]
                 end = bool(events) and events[-1].HasField("match_finished")
                 yield pb.WatchEventsResponse(events=events, end=end)
                 if events:
                     after = events[-1].number
-                left = ends - loop.time()
-                if end or self.draining.is_set() or left <= 0:
+                if end:
                     return
-                if len(raw) == MAX_EVENTS_PER_PAGE:  # a long backlog: the next page at once
-                    raw = await self.store.events(record.match_id, after, MAX_EVENTS_PER_PAGE, seat)
-                    continue
-                raw = await self._wait_events(record.match_id, after, seat,
-                                              min(self.settings.stream_keepalive, left))
-                if raw is None:  # draining
-                    return
-                if not raw:  # quiet for a while: still there? over (a stream begun past its end)?
-                    _, record = await self._fetch(record.match_id)
+                while True:  # until there is something to send: events, or a keep-alive
+                    left = ends - loop.time()
+                    if self.draining.is_set() or left <= 0:
+                        return
+                    if len(raw) == MAX_EVENTS_PER_PAGE:  # a long backlog: the next page at once
+                        woke = True
+                    else:
+                        woke = await self._notified(notice, min(self.settings.stream_keepalive, left))
+                        if self.draining.is_set():
+                            return
+                    notice.clear()  # before reading: a notice from now on means more to read
+                    raw = await self._stream_events(match_id, after, seat)
+                    if raw:
+                        break
+                    # Nothing new: a quiet interval, or news before `after` (a stream
+                    # begun past the end). Is the match still there? Over?
+                    async with self._stream_reads:
+                        _, record = await self._fetch(match_id)
                     if record.finished and after >= record.last_event:
                         yield pb.WatchEventsResponse(end=True)
                         return
+                    if not woke:
+                        break  # a keep-alive
         finally:
+            self.store.notices.unwatch(match_id, notice)
             self.streams -= 1
             metrics.STREAMS.dec()
 
-    async def _wait_events(self, match_id: str, after: int, seat: int | None,
-                           seconds: float) -> list[bytes] | None:
-        """store.wait_events, cut short (None) when the service drains."""
-        wait = asyncio.ensure_future(
-            self.store.wait_events(match_id, after, MAX_EVENTS_PER_PAGE, seat, seconds))
-        drained = asyncio.ensure_future(self.draining.wait())
+    async def _stream_events(self, match_id: str, after: int, seat: int | None) -> list[bytes]:
+        async with self._stream_reads:
+            return await self.store.events(match_id, after, MAX_EVENTS_PER_PAGE, seat)
+
+    async def _notified(self, notice: asyncio.Event, seconds: float) -> bool:
+        """Whether `notice` came within `seconds` (returns early, False, when
+        the service starts draining)."""
+        if notice.is_set():
+            return True
+        waits = (asyncio.ensure_future(notice.wait()), asyncio.ensure_future(self.draining.wait()))
         try:
-            await asyncio.wait((wait, drained), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            drained.cancel()
-            if not wait.done():
-                wait.cancel()  # redis-py drops the connection of a cancelled command
-        return wait.result() if wait.done() and not wait.cancelled() else None
+            for wait in waits:
+                wait.cancel()
+        return notice.is_set()
 
     # ---- actions -------------------------------------------------------------------
 

@@ -134,10 +134,8 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
 
 
 async def serve(settings: Settings) -> None:
-    # Event streams wait on Redis (XREAD BLOCK) on clients of their own, whose
-    # socket timeout outlasts the wait.
-    store = MatchStore(connect(settings.redis_url),
-                       connect(settings.redis_url, socket_timeout=settings.stream_keepalive + 5))
+    # Live event streams hear of new events on a subscription of their own.
+    store = MatchStore(connect(settings.redis_url), connect(settings.redis_url, pubsub=True))
     server, port, keeper, matches = await create_server(settings, store)
     start_http_server(settings.metrics_port, addr=settings.host)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
@@ -153,7 +151,7 @@ async def serve(settings: Settings) -> None:
     await keeper.servicer.enter_graceful_shutdown()
     await server.stop(settings.drain_seconds)  # refuses new calls, lets in-flight ones finish
     await store.redis.aclose()
-    await store.blocking.aclose()
+    await store.notices.close()
     log.info("parlor service stopped")
 
 

@@ -12,12 +12,15 @@ them atomically and the same code runs on Redis Cluster. Only Redis 6.2 commands
                                 the active-matches gauge; not used to serve play)
 
 A write is one script: compare the version, then write state, events, action
-and idempotency record and refresh every key's TTL. A read is one round trip.
-The client is redis.asyncio: the service runs on one event loop.
+and idempotency record, refresh every key's TTL and announce the new events
+(PUBLISH on parlor:event-notices, which EventNotices hears for live streams).
+A read is one round trip. The client is redis.asyncio: the service runs on one
+event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import struct
@@ -37,7 +40,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # ARGV: expected version, new value, TTL ms, idempotency field and record ('' for
-# none), action ('' for none), events. The events come packed in one argument
+# none), action ('' for none), events. Written events are announced on the
+# channel NOTICES (the message: the event stream's key) for live streams. The events come packed in one argument
 # (fewer arguments to encode per call): strings, each a 4-byte big-endian length
 # and its bytes; per event the stream id, the field count, then field, value, ...
 _COMMIT = """
@@ -57,6 +61,7 @@ while pos <= #packed do
   for f = 1, tonumber(take()) * 2 do cmd[#cmd + 1] = take() end
   redis.call(unpack(cmd))
 end
+if #packed > 0 then redis.call('PUBLISH', 'parlor:event-notices', KEYS[2]) end
 if ARGV[6] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[6]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[4], ARGV[4], ARGV[5]) end
 for k = 2, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[3]) end
@@ -89,6 +94,7 @@ class DuplicateKey(Exception):
 
 
 ACTIVE_INDEX = "parlor:active"
+NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>"
 
 
 def _as_seen(entries, seat: int | None) -> list[bytes]:
@@ -103,13 +109,14 @@ def keys(match_id: str) -> tuple[str, str, str, str]:
     return f"{tag}:state", f"{tag}:events", f"{tag}:actions", f"{tag}:idem"
 
 
-def connect(url: str, socket_timeout: float = 5) -> aredis.Redis:
+def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     """A client for REDIS_URL: redis://, rediss://, unix://, or
     redis+sentinel://[:pw@]host:port[,host:port]/<master>[/db], or
     redis+cluster://[:pw@]host:port. No automatic retries: the store decides
-    what is safe to retry (reads) and what is not (writes). `socket_timeout`
-    must outlast any blocking command sent on the client."""
-    common = dict(socket_timeout=socket_timeout, socket_connect_timeout=2,
+    what is safe to retry (reads) and what is not (writes). `pubsub`: a plain
+    client for subscribing (with Cluster, to the node the URL names: a
+    PUBLISH reaches every node)."""
+    common = dict(socket_timeout=5, socket_connect_timeout=2,
                   retry=Retry(NoBackoff(), 0), health_check_interval=15)
     if url.startswith("redis+sentinel://"):
         from redis.asyncio.sentinel import Sentinel
@@ -129,8 +136,10 @@ def connect(url: str, socket_timeout: float = 5) -> aredis.Redis:
     if url.startswith("redis+cluster://"):
         from redis.asyncio.cluster import RedisCluster
 
-        return RedisCluster.from_url("redis://" + url[len("redis+cluster://"):],
-                                     socket_timeout=socket_timeout, socket_connect_timeout=2)
+        plain = "redis://" + url[len("redis+cluster://"):]
+        if pubsub:
+            return aredis.Redis.from_url(plain, **common)
+        return RedisCluster.from_url(plain, socket_timeout=5, socket_connect_timeout=2)
     return aredis.Redis.from_url(url, **common)
 
 
@@ -160,11 +169,11 @@ def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
 
 
 class MatchStore:
-    def __init__(self, client: aredis.Redis, blocking: aredis.Redis | None = None) -> None:
-        """`blocking`: a client for blocking reads (wait_events), whose socket
-        timeout outlasts them; they hold its connections while they wait."""
+    def __init__(self, client: aredis.Redis, pubsub: aredis.Redis | None = None) -> None:
+        """`pubsub`: a client to hear event notices on (connect(url, pubsub=True));
+        without one, live streams hear nothing and re-read at each keep-alive."""
         self.redis = client
-        self.blocking = blocking or client
+        self.notices = EventNotices(pubsub)
         self._commit = client.register_script(_COMMIT)
 
     @_store_errors
@@ -227,17 +236,6 @@ class MatchStore:
         return _as_seen(entries, seat)
 
     @_store_errors
-    async def wait_events(self, match_id: str, after: int, limit: int, seat: int | None,
-                          block_seconds: float) -> list[bytes]:
-        """Events numbered after `after`, as `seat` sees them, waiting up to
-        `block_seconds` for the first one (XREAD BLOCK: the XADD of a commit
-        wakes it). [] if none came. Not retried: the caller re-reads anyway."""
-        stream = keys(match_id)[1]
-        found = await self.blocking.xread({stream: f"{after}-0"}, count=limit,
-                                          block=max(1, int(block_seconds * 1000)))
-        return _as_seen(found[0][1], seat) if found else []
-
-    @_store_errors
     @_retry_read
     async def actions(self, match_id: str, count: int) -> list[bytes]:
         """The first `count` accepted actions, oldest first."""
@@ -259,3 +257,88 @@ class MatchStore:
         abandoned TTL (they expired unless still played, which is rare)."""
         await self.redis.zremrangebyscore(ACTIVE_INDEX, "-inf", now - abandoned_after)
         return await self.redis.zcard(ACTIVE_INDEX)
+
+
+class EventNotices:
+    """Wakes this process's live streams when their match has new events.
+
+    The commit script publishes the events key on NOTICES after writing; one
+    subscription per process hears every notice and sets the asyncio.Event of
+    each stream watching that match. A stream holds no Redis connection while
+    it waits, so leaving (a client hanging up, a drain) is plain task
+    cancellation. The subscription runs only while some stream watches (with
+    none, notices cost this process nothing) and is remade after a Redis
+    outage. Notices can be missed (during an outage, before the subscription
+    is made): streams re-read at every keep-alive anyway, so a missed notice
+    delays events, never loses them.
+    """
+
+    RECONNECT_SECONDS = 1.0
+
+    def __init__(self, client: aredis.Redis | None) -> None:
+        self._client = client
+        self._watchers: dict[bytes, set[asyncio.Event]] = {}
+        self._listener: asyncio.Task | None = None
+        self._subscribed = asyncio.Event()
+
+    async def watch(self, match_id: str, wait_seconds: float = 1.0) -> asyncio.Event:
+        """An event set whenever `match_id` gets new events, from now on;
+        unwatch() it when done. Waits up to `wait_seconds` for the
+        subscription, so that what the caller reads next is not missed."""
+        notice = asyncio.Event()
+        self._watchers.setdefault(keys(match_id)[1].encode(), set()).add(notice)
+        if self._client is not None:
+            if self._listener is None or self._listener.done():
+                self._listener = asyncio.create_task(self._listen(), name="event-notices")
+            try:
+                await asyncio.wait_for(self._subscribed.wait(), wait_seconds)
+            except asyncio.TimeoutError:
+                pass  # Redis slow or away: the keep-alive re-reads cover it
+        return notice
+
+    def unwatch(self, match_id: str, notice: asyncio.Event) -> None:
+        key = keys(match_id)[1].encode()
+        waiting = self._watchers.get(key)
+        if waiting is not None:
+            waiting.discard(notice)
+            if not waiting:
+                del self._watchers[key]
+
+    async def close(self) -> None:
+        """After the last stream ended: lets the subscription wind down, then
+        closes the client."""
+        if self._listener is not None:
+            await asyncio.wait({self._listener}, timeout=3)
+            self._listener.cancel()
+        if self._client is not None:
+            await self._client.aclose()
+
+    def _wake(self, key: bytes | None) -> None:
+        for notice in (self._watchers.get(key, ()) if key is not None
+                       else [n for ns in self._watchers.values() for n in ns]):
+            notice.set()
+
+    async def _listen(self) -> None:
+        """Subscribes while anybody watches. Polls with a timeout rather than
+        being cancelled: a cancelled redis-py read can leave its connection
+        behind in Redis."""
+        while self._watchers:
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(NOTICES)
+                self._subscribed.set()
+                self._wake(None)  # anything written while unsubscribed: look again
+                while self._watchers:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self._wake(message["data"])
+            except Exception as exc:  # noqa: BLE001 (Redis away, or anything else: try again)
+                log.warning("event notices lost; resubscribing", extra={"error": str(exc)})
+                self._wake(None)  # streams look for themselves meanwhile (and meet the error)
+                await asyncio.sleep(self.RECONNECT_SECONDS)
+            finally:
+                self._subscribed.clear()
+                try:
+                    await pubsub.aclose()
+                except Exception:  # noqa: BLE001 (a broken connection: nothing to close)
+                    pass

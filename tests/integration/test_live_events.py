@@ -16,6 +16,7 @@ import time
 
 import grpc
 import pytest
+import redis
 
 from parlor.v1 import parlor_pb2 as pb
 
@@ -57,7 +58,10 @@ def test_watch_follows_play_to_the_end(stub, rest):
     streamed = list(first.events)
 
     bid(rest, match_id, tokens[1], 9)
+    told = time.monotonic()
     streamed += next(seat0).events
+    # The commit's notice brings it, not the next keep-alive re-read (15 s away).
+    assert time.monotonic() - told < 5
     other = streamed[-1].what_the_heck.bid_committed
     assert other.seat == 1 and not other.HasField("bid"), "another seat's bid leaked"
     bid(rest, match_id, tokens[0], 4)
@@ -231,19 +235,6 @@ def test_a_web_app_on_another_origin_may_follow_a_match(quick_stack):
     rest.close()
 
 
-def test_a_stream_begun_past_the_end_ends_with_the_match(quick_stack):
-    rest = quick_stack.rest()
-    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
-    with quick_stack.channel() as channel:
-        ahead = quick_stack.stub(channel).WatchEvents(
-            pb.WatchEventsRequest(match_id=match["matchId"], after=1000))
-        assert not next(ahead).events
-        play_rest_to_end(rest, match["matchId"], tokens, random.Random(3))
-        rest_of_it = list(ahead)  # ends at the next quiet check, not at PARLOR_STREAM_SECONDS
-    assert rest_of_it[-1].end and not any(r.events for r in rest_of_it)
-    rest.close()
-
-
 @pytest.fixture(scope="module")
 def tight_stack():
     """Small limits and slow keep-alives: one gateway worker with two threads
@@ -292,6 +283,21 @@ def test_stream_limits_and_slots_freed_when_clients_hang_up(tight_stack):
         assert error_reason(caught.value)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS")
         for call in open_:
             call.cancel()
+    rest.close()
+
+
+def test_a_stream_begun_past_the_end_ends_with_the_match(tight_stack):
+    rest = tight_stack.rest()
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    with tight_stack.channel() as channel:
+        ahead = tight_stack.stub(channel).WatchEvents(
+            pb.WatchEventsRequest(match_id=match["matchId"], after=1000))
+        assert not next(ahead).events
+        play_rest_to_end(rest, match["matchId"], tokens, random.Random(3))
+        finished = time.monotonic()
+        rest_of_it = list(ahead)  # ends with the match, not at PARLOR_STREAM_SECONDS
+        assert time.monotonic() - finished < 1, "it waited for a quiet interval"
+    assert rest_of_it[-1].end and not any(r.events for r in rest_of_it)
     rest.close()
 
 
@@ -348,3 +354,33 @@ def test_sse_streams_end_soon_when_the_gateway_drains():
         assert time.monotonic() - started < 10
     finally:
         stack.stop()
+
+
+def test_streams_hold_no_redis_connection():
+    """Waiting streams are woken by one subscription per process, not by a
+    blocking read each: many at once, or many dropped in a hurry, leave Redis's
+    connection count where it was."""
+    with watched() as (stack, first):
+        plain = redis.Redis.from_url(stack.redis.url)
+        first.cancel()
+        with stack.channel() as channel:
+            stub = stack.stub(channel)
+            match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+            request = pb.WatchEventsRequest(match_id=match.match_id)
+            before = plain.info("clients")["connected_clients"]
+            for _ in range(200):  # open, take the first message, hang up
+                call = stub.WatchEvents(request)
+                next(call)
+                call.cancel()
+            many = [stub.WatchEvents(request) for _ in range(300)]
+            for call in many:
+                assert not next(call).events  # the first message: nothing yet
+            clients = plain.info("clients")
+            assert clients["blocked_clients"] == 0
+            assert clients["connected_clients"] < before + 30, "connections grow with streams"
+            token = stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name="a")).token
+            assert token
+            for call in many:  # every one of them hears the join
+                assert next(call).events[0].seat_joined.name == "a"
+                call.cancel()
+        plain.close()

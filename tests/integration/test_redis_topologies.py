@@ -22,14 +22,21 @@ pytestmark = pytest.mark.integration
 
 def play_one_match(stack: Stack) -> None:
     """A whole match over REST, followed live by a spectator's event stream
-    (its waits are blocking reads, XREAD BLOCK)."""
+    (woken by the commits' notices, a pub/sub subscription)."""
     rest = stack.rest()
     match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)
     live = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
     assert live.status == 200
+    seen = live.events(5)  # the joins, the start, the first prize card
+    rest.post(f"/v1/matches/{match['matchId']}/actions", {"action": {"whatTheHeck": {"bid": 15}}},
+              token=tokens[0])
+    told = time.monotonic()
+    seen += live.events(1)
+    assert seen[-1]["whatTheHeck"]["bidCommitted"] == {"seat": 0}
+    assert time.monotonic() - told < 5, "no notice: the stream waited for its keep-alive"
     final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(4))
     assert final["match"]["status"] == "FINISHED"
-    assert live.rest_of_it() == rest.get(f"/v1/matches/{match['matchId']}/events").body["events"]
+    assert seen + live.rest_of_it() == rest.get(f"/v1/matches/{match['matchId']}/events").body["events"]
     key = rest.post(f"/v1/matches/{match['matchId']}/actions",
                     {"action": {"whatTheHeck": {"bid": 1}}}, token=tokens[0],
                     headers={"Idempotency-Key": "after-the-end"})
