@@ -33,17 +33,21 @@ import redis.asyncio as aredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from . import metrics
+from . import logs, metrics
 from .errors import ParlorError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # ARGV: expected version, new value, TTL ms, idempotency field and record ('' for
-# none), action ('' for none), events. Written events are announced on the
-# channel NOTICES (the message: the event stream's key) for live streams. The events come packed in one argument
+# none), action ('' for none), events. The events come packed in one argument
 # (fewer arguments to encode per call): strings, each a 4-byte big-endian length
 # and its bytes; per event the stream id, the field count, then field, value, ...
+# Last, after every write, the new events are announced on NOTICES (the message:
+# the event stream's key) for live streams, with pcall: a Redis user not allowed
+# to publish loses the announcement (streams then find the events at their next
+# keep-alive), never the write. A script is not rolled back on an error, so
+# nothing that may fail comes before a write.
 _COMMIT = """
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 0 end
@@ -61,10 +65,10 @@ while pos <= #packed do
   for f = 1, tonumber(take()) * 2 do cmd[#cmd + 1] = take() end
   redis.call(unpack(cmd))
 end
-if #packed > 0 then redis.call('PUBLISH', 'parlor:event-notices', KEYS[2]) end
 if ARGV[6] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[6]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[4], ARGV[4], ARGV[5]) end
 for k = 2, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[3]) end
+if #packed > 0 then redis.pcall('PUBLISH', 'parlor:event-notices', KEYS[2]) end
 return 1
 """
 
@@ -273,13 +277,14 @@ class EventNotices:
     delays events, never loses them.
     """
 
-    RECONNECT_SECONDS = 1.0
+    RETRY_SECONDS = (1.0, 30.0)  # first and longest wait before subscribing again
 
     def __init__(self, client: aredis.Redis | None) -> None:
         self._client = client
         self._watchers: dict[bytes, set[asyncio.Event]] = {}
         self._listener: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
+        self._failing = False  # the last subscription attempt failed
 
     async def watch(self, match_id: str, wait_seconds: float = 1.0) -> asyncio.Event:
         """An event set whenever `match_id` gets new events, from now on;
@@ -290,6 +295,8 @@ class EventNotices:
         if self._client is not None:
             if self._listener is None or self._listener.done():
                 self._listener = asyncio.create_task(self._listen(), name="event-notices")
+            if self._failing:
+                return notice  # no waiting on a subscription that keeps failing
             try:
                 await asyncio.wait_for(self._subscribed.wait(), wait_seconds)
             except asyncio.TimeoutError:
@@ -322,20 +329,33 @@ class EventNotices:
         """Subscribes while anybody watches. Polls with a timeout rather than
         being cancelled: a cancelled redis-py read can leave its connection
         behind in Redis."""
+        logs.request_id.set("")  # its log lines belong to no request
+        wait = self.RETRY_SECONDS[0]
         while self._watchers:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._client.pubsub()
             try:
                 await pubsub.subscribe(NOTICES)
-                self._subscribed.set()
-                self._wake(None)  # anything written while unsubscribed: look again
                 while self._watchers:
                     message = await pubsub.get_message(timeout=1.0)
-                    if message is not None:
+                    if message is None:
+                        continue
+                    if message["type"] == "message":
                         self._wake(message["data"])
-            except Exception as exc:  # noqa: BLE001 (Redis away, or anything else: try again)
-                log.warning("event notices lost; resubscribing", extra={"error": str(exc)})
-                self._wake(None)  # streams look for themselves meanwhile (and meet the error)
-                await asyncio.sleep(self.RECONNECT_SECONDS)
+                    elif message["type"] == "subscribe":  # Redis confirms: notices flow from now
+                        self._subscribed.set()
+                        if self._failing:
+                            log.warning("event notices back")
+                        wait, self._failing = self.RETRY_SECONDS[0], False
+                        self._wake(None)  # anything written while unsubscribed: look again
+            except Exception as exc:  # noqa: BLE001 (Redis away, not allowed, ...: try again)
+                if not self._failing:  # once per outage, not once per retry
+                    log.warning("event notices lost: live streams fall back to re-reading at "
+                                "each keep-alive until the subscription is back",
+                                extra={"error": str(exc)})
+                self._failing = True
+                self._wake(None)  # streams look for themselves meanwhile (and meet any error)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, self.RETRY_SECONDS[1])
             finally:
                 self._subscribed.clear()
                 try:

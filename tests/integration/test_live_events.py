@@ -19,6 +19,7 @@ import pytest
 import redis
 
 from parlor.v1 import parlor_pb2 as pb
+from service.embedded_redis import EmbeddedRedis
 
 from ..support import Sse, Stack, auth, new_rest_match, play_rest_to_end
 from .test_grpc import error_reason
@@ -384,3 +385,37 @@ def test_streams_hold_no_redis_connection():
                 assert next(call).events[0].seat_joined.name == "a"
                 call.cancel()
         plain.close()
+
+
+def test_a_redis_user_that_may_not_publish_loses_only_the_notices():
+    """An operator's Redis user without channel rights (Redis 7's default for
+    new users): play and its records are whole; streams find events at their
+    keep-alives instead of at once."""
+    with EmbeddedRedis() as server:
+        admin = redis.Redis.from_url(server.url)
+        admin.execute_command("ACL", "SETUSER", "parlor", "on", ">secret", "~parlor:*",
+                              "resetchannels", "+@all")
+        stack = Stack(redis_url=f"redis://parlor:secret@127.0.0.1:{server.port}/0",
+                      env={"PARLOR_STREAM_KEEPALIVE_SECONDS": "1"}).start()
+        try:
+            rest = stack.rest()
+            match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+            path = f"/v1/matches/{match['matchId']}"
+            live = Sse(stack.http_port, f"{path}/events")
+            assert len(live.events(4)) == 4
+            card = hand(rest, match["matchId"], tokens[0])[0]
+            acted = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
+                              token=tokens[0], headers={"Idempotency-Key": "k1"})
+            assert acted.status == 200, acted.body
+            assert live.events(1)[0]["whatTheHeck"]["bidCommitted"] == {"seat": 0}
+            again = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
+                              token=tokens[0], headers={"Idempotency-Key": "k1"})
+            assert again.body == acted.body, "the idempotency record was written"
+            assert admin.llen(f"parlor:{{{match['matchId']}}}:actions") == 1, "the action log too"
+            live.close()
+            rest.close()
+            assert stack.log("service").count("event notices lost") == 1
+            assert "Traceback" not in stack.log("service")
+        finally:
+            stack.stop()
+        admin.close()

@@ -144,8 +144,9 @@ class ParlorServicer:
         (status OK) after the message with `end` set, once the match is over and
         every event was sent, or after PARLOR_STREAM_SECONDS, or when the service
         drains for a restart; to go on, call again with `after` set to the last
-        event number received. RESOURCE_EXHAUSTED TOO_MANY_STREAMS when this
-        service process already serves PARLOR_MAX_STREAMS streams.
+        event number received. It fails with UNAVAILABLE STORE_UNAVAILABLE when
+        Redis does. RESOURCE_EXHAUSTED TOO_MANY_STREAMS when this service process
+        already serves PARLOR_MAX_STREAMS streams.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
