@@ -195,9 +195,9 @@ class Matches:
             return
         self.streams += 1
         metrics.STREAMS.inc()
-        match_id = record.match_id
-        notice = await self.store.notices.watch(match_id)  # before the first read: nothing slips by
+        match_id, notice = record.match_id, None
         try:
+            notice = await self.store.notices.watch(match_id)  # before the first read: nothing slips by
             loop = asyncio.get_running_loop()
             ends = loop.time() + self.settings.stream_seconds
             after = request.after
@@ -234,7 +234,8 @@ class Matches:
                     if not woke:
                         break  # a keep-alive
         finally:
-            self.store.notices.unwatch(match_id, notice)
+            if notice is not None:
+                self.store.notices.unwatch(match_id, notice)
             self.streams -= 1
             metrics.STREAMS.dec()
 

@@ -301,6 +301,9 @@ class EventNotices:
                 await asyncio.wait_for(self._subscribed.wait(), wait_seconds)
             except asyncio.TimeoutError:
                 pass  # Redis slow or away: the keep-alive re-reads cover it
+            except BaseException:  # the caller left meanwhile
+                self.unwatch(match_id, notice)
+                raise
         return notice
 
     def unwatch(self, match_id: str, notice: asyncio.Event) -> None:
