@@ -201,6 +201,7 @@ class Matches:
             loop = asyncio.get_running_loop()
             ends = loop.time() + self.settings.stream_seconds
             after = request.after
+            notice.clear()  # (as before every read: the read covers all news until now)
             raw = await self._stream_events(match_id, after, seat)
             while True:
                 events = [pb.Event.FromString(data) for data in raw]
@@ -210,16 +211,16 @@ class Matches:
                     after = events[-1].number
                 if end:
                     return
-                while True:  # until there is something to send: events, or a keep-alive
+                while True:  # until there are events to send (keep-alives go out meanwhile)
                     left = ends - loop.time()
                     if self.draining.is_set() or left <= 0:
                         return
-                    if len(raw) == MAX_EVENTS_PER_PAGE:  # a long backlog: the next page at once
-                        woke = True
-                    else:
+                    if len(raw) != MAX_EVENTS_PER_PAGE:  # (a long backlog: the next page at once)
                         woke = await self._notified(notice, min(self.settings.stream_keepalive, left))
                         if self.draining.is_set():
                             return
+                        if not woke:  # a quiet interval: the keep-alive goes out before
+                            yield pb.WatchEventsResponse()  # Redis is asked (it may hang)
                     notice.clear()  # before reading: a notice from now on means more to read
                     raw = await self._stream_events(match_id, after, seat)
                     if raw:
@@ -231,8 +232,6 @@ class Matches:
                     if record.finished and after >= record.last_event:
                         yield pb.WatchEventsResponse(end=True)
                         return
-                    if not woke:
-                        break  # a keep-alive
         finally:
             if notice is not None:
                 self.store.notices.unwatch(match_id, notice)

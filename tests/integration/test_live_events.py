@@ -419,3 +419,16 @@ def test_a_redis_user_that_may_not_publish_loses_only_the_notices():
         finally:
             stack.stop()
         admin.close()
+
+
+def test_keep_alives_go_out_while_redis_hangs():
+    """A frozen Redis (not down: no error comes) does not silence a stream: its
+    keep-alive is sent before Redis is asked anything."""
+    with watched({"PARLOR_STREAM_KEEPALIVE_SECONDS": "1"}) as (stack, watching):
+        stack.redis.process.send_signal(signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            assert not next(watching).events
+            assert time.monotonic() - started < 3
+        finally:
+            stack.redis.process.send_signal(signal.SIGCONT)
