@@ -4,6 +4,7 @@ the rules service and gRPC statuses into HTTP ones. No game logic, no state."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 from flask import Flask, g, request
@@ -13,7 +14,6 @@ from service.config import Settings
 
 from . import cors, errors
 from .client import ServiceClient
-from .streams import Slots
 
 log = logging.getLogger("gateway")
 
@@ -26,7 +26,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlor"] = ServiceClient(settings.service_target, settings.rpc_timeout,
                                              settings.max_body_bytes, settings.stream_seconds)
     # Each open event stream holds a thread; one is always kept for other requests.
-    app.extensions["parlor.streams"] = Slots(settings.gateway_threads - 1)
+    app.extensions["parlor.streams"] = threading.BoundedSemaphore(settings.gateway_threads - 1)
     errors.init_app(app)
     app.wsgi_app = _CloseWhenBodyUnread(app.wsgi_app, settings.max_body_bytes)
 

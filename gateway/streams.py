@@ -54,19 +54,6 @@ def wanted() -> bool:
     return named > 0 and named >= accept["application/json"]
 
 
-class Slots:
-    """How many streams this worker may still open."""
-
-    def __init__(self, size: int) -> None:
-        self._free = threading.BoundedSemaphore(size) if size > 0 else None
-
-    def take(self) -> bool:
-        return self._free is not None and self._free.acquire(blocking=False)
-
-    def give_back(self) -> None:
-        self._free.release()
-
-
 class Hangups:
     """Calls a stream's `on_hangup` when its client closes the connection (or
     it breaks): one thread per process, blocked in a selector over the client
@@ -125,10 +112,12 @@ class Hangups:
 HANGUPS = Hangups()
 
 
-def open_stream(call, request_message: pb.WatchEventsRequest, slots: Slots) -> Response:
+def open_stream(call, request_message: pb.WatchEventsRequest,
+                slots: threading.BoundedSemaphore) -> Response:
     """Starts `call` (a function making the WatchEvents call) and answers with
-    its stream. Errors before the first message are ordinary JSON errors."""
-    if not slots.take():
+    its stream, if one of this worker's `slots` is free. Errors before the
+    first message are ordinary JSON errors."""
+    if not slots.acquire(blocking=False):
         raise ApiError(429, "TOO_MANY_STREAMS", "Too many live event streams are open here; "
                        "try again shortly, or read events without `Accept: text/event-stream`.")
     replies = None
@@ -138,11 +127,11 @@ def open_stream(call, request_message: pb.WatchEventsRequest, slots: Slots) -> R
     except BaseException:
         if replies is not None:
             replies.cancel()
-        slots.give_back()
+        slots.release()
         raise
     if first is None or (first.end and not first.events):
         replies.cancel()
-        slots.give_back()
+        slots.release()
         nothing = current_app.response_class(status=204)
         del nothing.headers["Content-Type"]
         return nothing
@@ -156,7 +145,7 @@ class _Relay:
     server calls it however the response ends, even unread) ends the call and
     frees the slot."""
 
-    def __init__(self, first: pb.WatchEventsResponse, replies, slots: Slots,
+    def __init__(self, first: pb.WatchEventsResponse, replies, slots: threading.BoundedSemaphore,
                  sock: socket.socket | None) -> None:
         self.first, self.replies, self.slots, self.sock = first, replies, slots, sock
         self._closed = False
@@ -181,7 +170,7 @@ class _Relay:
             if self.sock is not None:
                 HANGUPS.forget(self.sock)
             self.replies.cancel()
-            self.slots.give_back()
+            self.slots.release()
 
 
 def _frame(reply: pb.WatchEventsResponse) -> bytes:

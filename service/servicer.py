@@ -101,7 +101,9 @@ def rpc(method: Method) -> Method:
 
 
 def rpc_stream(method: Callable[..., AsyncIterator[Any]]):
-    """`rpc` for a server-streaming method (an async generator)."""
+    """`rpc` for a server-streaming method (an async generator). The two share
+    _Call; their try blocks stay apart because an async context manager would
+    cost every unary call about 2 us more (measured), on the action path."""
     name = method.__name__
 
     @functools.wraps(method)

@@ -39,6 +39,8 @@ from .errors import ParlorError
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>"
+
 # ARGV: expected version, new value, TTL ms, idempotency field and record ('' for
 # none), action ('' for none), events. The events come packed in one argument
 # (fewer arguments to encode per call): strings, each a 4-byte big-endian length
@@ -68,7 +70,7 @@ end
 if ARGV[6] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[6]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[4], ARGV[4], ARGV[5]) end
 for k = 2, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[3]) end
-if #packed > 0 then redis.pcall('PUBLISH', 'parlor:event-notices', KEYS[2]) end
+if #packed > 0 then redis.pcall('PUBLISH', '""" + NOTICES + """', KEYS[2]) end
 return 1
 """
 
@@ -98,13 +100,6 @@ class DuplicateKey(Exception):
 
 
 ACTIVE_INDEX = "parlor:active"
-NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>"
-
-
-def _as_seen(entries, seat: int | None) -> list[bytes]:
-    """Stream entries as `seat` sees them (its own version where there is one)."""
-    own = f"s{seat}".encode() if seat is not None else None
-    return [fields.get(own) or fields[b"p"] for _, fields in entries]
 _LENGTH = struct.Struct(">I")
 
 
@@ -120,8 +115,8 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     what is safe to retry (reads) and what is not (writes). `pubsub`: a plain
     client for subscribing (with Cluster, to the node the URL names: a
     PUBLISH reaches every node)."""
-    common = dict(socket_timeout=5, socket_connect_timeout=2,
-                  retry=Retry(NoBackoff(), 0), health_check_interval=15)
+    common = dict(socket_timeout=5, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0),
+                  health_check_interval=15)
     if url.startswith("redis+sentinel://"):
         from redis.asyncio.sentinel import Sentinel
 
@@ -237,7 +232,8 @@ class MatchStore:
         """Events numbered after `after` (up to `until`), as `seat` sees them."""
         end = f"{until}-0" if until is not None else "+"
         entries = await self.redis.xrange(keys(match_id)[1], f"{after + 1}-0", end, count=limit)
-        return _as_seen(entries, seat)
+        own = f"s{seat}".encode() if seat is not None else None
+        return [fields.get(own) or fields[b"p"] for _, fields in entries]
 
     @_store_errors
     @_retry_read
