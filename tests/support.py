@@ -151,6 +151,17 @@ class Sse:
         self.conn.close()
 
 
+def open_when_free(stack, path: str, **kw) -> Sse:
+    """A stream, once the gateway has a slot for it: the slot of a stream closed
+    just before is freed a moment later, when the gateway sees the hang-up."""
+    since = time.monotonic()
+    while (stream := Sse(stack.http_port, path, **kw)).status == 429:
+        stream.close()
+        assert time.monotonic() - since < 5, "no stream slot came free"
+        time.sleep(0.1)
+    return stream
+
+
 def _wait(check, what: str, timeout: float = 20.0, proc: subprocess.Popen | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -21,7 +21,7 @@ import redis
 from parlor.v1 import parlor_pb2 as pb
 from service.embedded_redis import EmbeddedRedis
 
-from ..support import Sse, Stack, auth, new_rest_match, play_rest_to_end
+from ..support import Sse, Stack, auth, new_rest_match, open_when_free, play_rest_to_end
 from .test_grpc import error_reason
 
 pytestmark = pytest.mark.integration
@@ -172,17 +172,6 @@ def test_sse_bad_requests_are_json_errors(stack, rest):
         stream = open_when_free(stack, path, headers={"Accept": accept})
         assert stream.headers["content-type"].startswith("text/event-stream"), accept
         stream.close()
-
-
-def open_when_free(stack, path: str, **kw) -> Sse:
-    """A stream, once the gateway has a slot for it: the slot of a stream closed
-    just before is freed a moment later, when the gateway sees the hang-up."""
-    since = time.monotonic()
-    while (stream := Sse(stack.http_port, path, **kw)).status == 429:
-        stream.close()
-        assert time.monotonic() - since < 5, "no stream slot came free"
-        time.sleep(0.1)
-    return stream
 
 
 # ---- limits, keep-alives, draining and faults (stacks of their own) ------------------------

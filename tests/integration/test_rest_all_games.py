@@ -10,7 +10,7 @@ import pytest
 
 from service.games import GAMES
 
-from ..support import Sse, new_rest_match, play_rest_to_end
+from ..support import new_rest_match, open_when_free, play_rest_to_end
 
 pytestmark = pytest.mark.integration
 
@@ -24,7 +24,8 @@ def test_play_to_the_end_over_rest(stack, rest, game_id, players):
     match, tokens = new_rest_match(rest, game_id, players, seed=f"e2e-{game_id}-{players}")
     match_id = match["matchId"]
     assert field in match, "the game's view sits in a field named after the game"
-    live = Sse(stack.http_port, f"/v1/matches/{match_id}/events", token=tokens[0])  # seat 0 follows live
+    live = open_when_free(stack, f"/v1/matches/{match_id}/events", token=tokens[0])  # seat 0 follows live
+    assert live.status == 200, live.body()
     final, actions = play_rest_to_end(rest, match_id, tokens, random.Random(players))
     finished = final["match"]
     assert finished["status"] == "FINISHED"
