@@ -10,8 +10,10 @@ gunicorn set-up proxying each request to it. Client processes play random
 4-player What the Heck? matches; only action calls are timed and counted. Each
 comparison runs --repeat pairs (ours, then the floor) and prints the median
 pair's ratio with every pair's, since a shared machine's noise can swing single
-runs by tens of percent (tests/benchmarks/instructions.py gives a repeatable
-measure). Clients and servers share the machine.
+runs by tens of percent. It also prints the servers' CPU time per action (the
+service's; for REST the gateway's too), which other tenants sway less
+(tests/benchmarks/instructions.py gives a repeatable measure). Clients and
+servers share the machine.
 """
 
 from __future__ import annotations
@@ -158,7 +160,24 @@ def _median(results: list[dict]) -> dict:
     return sorted(results, key=lambda r: r["rate"])[len(results) // 2]
 
 
-def load(kind: str, address, clients: int, seconds: float) -> dict:
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) used so far by these processes and their
+    children (gunicorn's workers), from /proc."""
+    total, todo = 0.0, list(pids)
+    while todo:
+        pid = todo.pop()
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            todo += [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+        except FileNotFoundError:  # exited meanwhile
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def load(kind: str, address, clients: int, seconds: float, servers: list[int] = ()) -> dict:
+    """Runs `clients` client processes for `seconds`; with `servers` (pids),
+    also the CPU time those servers spent per action."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     start = time.time() + 3.0  # every client imported and connected before the clock starts
@@ -166,11 +185,13 @@ def load(kind: str, address, clients: int, seconds: float) -> dict:
              for i in range(clients)]
     for p in procs:
         p.start()
+    cpu_before = _cpu_seconds(servers)
     latencies = sum((out.get() for _ in procs), [])
+    cpu = _cpu_seconds(servers) - cpu_before
     for p in procs:
         p.join()
     latencies.sort()
-    return {"rate": len(latencies) / seconds,
+    return {"rate": len(latencies) / seconds, "cpu_us": cpu / len(latencies) * 1e6,
             "p50": latencies[len(latencies) // 2] * 1000,
             "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000}
 
@@ -272,8 +293,11 @@ def main() -> None:
                 kind = transport.lower()
                 # Alternate the arms and take medians: a shared machine's noise
                 # (other tenants, CPU steal) then falls on both alike.
-                runs = [(load(kind, ours_addr, clients, args.seconds),
-                         load(f"floor-{kind}", floor_addr, clients, args.seconds))
+                servers = ["service"] + (["gateway"] if kind == "rest" else [])
+                runs = [(load(kind, ours_addr, clients, args.seconds,
+                              [stack.procs[name].pid for name in servers]),
+                         load(f"floor-{kind}", floor_addr, clients, args.seconds,
+                              [floor.procs[name].pid for name in servers]))
                         for _ in range(args.repeat)]
                 # The ratio is the median of each pair's ratio (a pair ran back to back).
                 ours, base = (_median([run[i] for run in runs]) for i in (0, 1))
@@ -283,6 +307,11 @@ def main() -> None:
                       f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   "
                       f"ratio {ratios[len(ratios) // 2]:.0%} "
                       f"(pairs: {', '.join(f'{r:.0%}' for r in ratios)})", flush=True)
+                # Server CPU time per action: less swayed by other tenants than
+                # throughput, and unlike instruction counts it includes system calls.
+                cpu = [statistics.median(run[i]["cpu_us"] for run in runs) for i in (0, 1)]
+                print(f"{'':4} server CPU per action ({' + '.join(servers)}): {cpu[0]:.0f} us, "
+                      f"floor {cpu[1]:.0f} us, ratio {cpu[1] / cpu[0]:.0%}", flush=True)
     finally:
         floor.stop()  # its Redis is the stack's: stopped with the stack
         stack.stop()
