@@ -18,8 +18,10 @@ from werkzeug.exceptions import HTTPException
 log = logging.getLogger(__name__)
 
 C = grpc.StatusCode
+# CANCELLED is 503, not grpc-gateway's 499: the gateway never cancels its own
+# calls, so a cancelled call is one a stopping service dropped before starting it.
 HTTP_STATUS = {
-    C.OK: 200, C.CANCELLED: 499, C.UNKNOWN: 500, C.INVALID_ARGUMENT: 400,
+    C.OK: 200, C.CANCELLED: 503, C.UNKNOWN: 500, C.INVALID_ARGUMENT: 400,
     C.DEADLINE_EXCEEDED: 504, C.NOT_FOUND: 404, C.ALREADY_EXISTS: 409,
     C.PERMISSION_DENIED: 403, C.UNAUTHENTICATED: 401, C.RESOURCE_EXHAUSTED: 429,
     C.FAILED_PRECONDITION: 400, C.ABORTED: 409, C.OUT_OF_RANGE: 400,
@@ -31,7 +33,8 @@ _TRANSPORT = {
     C.UNAVAILABLE: ("SERVICE_UNAVAILABLE", "The game service is unavailable; try again shortly."),
     C.DEADLINE_EXCEEDED: ("TIMEOUT", "The game service did not answer in time; try again."),
     C.RESOURCE_EXHAUSTED: ("RESOURCE_EXHAUSTED", "The request is too large or the service is overloaded."),
-    C.CANCELLED: ("CANCELLED", "The request was cancelled."),
+    C.CANCELLED: ("SERVICE_UNAVAILABLE", "The game service stopped before answering (it is restarting); "
+                  "try again."),
 }
 
 # Werkzeug's own errors (routing, body size) with our codes.
