@@ -26,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from service.embedded_redis import free_port
 
@@ -163,16 +164,16 @@ def _median(results: list[dict]) -> dict:
 def _cpu_seconds(pids: list[int]) -> float:
     """CPU time (user + system) used so far by these processes and their
     children (gunicorn's workers), from /proc."""
-    total, todo = 0.0, list(pids)
+    ticks, todo = 0, list(pids)
     while todo:
-        pid = todo.pop()
+        proc = Path("/proc", str(todo.pop()))
         try:
-            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-            todo += [int(c) for c in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            todo += [int(c) for c in (proc / "task" / proc.name / "children").read_text().split()]
         except FileNotFoundError:  # exited meanwhile
             continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def load(kind: str, address, clients: int, seconds: float, servers: list[int] = ()) -> dict:
