@@ -6,7 +6,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from http import HTTPStatus
 
+import orjson
 from flask import Flask, g, request
 
 from service import logs
@@ -66,7 +68,8 @@ class _CloseWhenBodyUnread:
     cannot drain the body, and then drops the connection: a client's next
     request on it would fail. It ignores a Connection header set by the app, so
     the server is told directly: gunicorn's start_response is a method of its
-    response object, which has force_close(). Other servers are left alone."""
+    response object, which has force_close(). Other servers are left alone.
+    It also refuses compressed transfer codings, which gunicorn lets through."""
 
     def __init__(self, app, max_body_bytes: int) -> None:
         self.app = app
@@ -74,8 +77,8 @@ class _CloseWhenBodyUnread:
 
     def __call__(self, environ, start_response):
         length = environ.get("CONTENT_LENGTH")
-        if "HTTP_TRANSFER_ENCODING" not in environ and (
-                not length or (length.isdigit() and int(length) <= self.max_body_bytes)):
+        coding = environ.get("HTTP_TRANSFER_ENCODING")
+        if coding is None and (not length or (length.isdigit() and int(length) <= self.max_body_bytes)):
             return self.app(environ, start_response)  # the usual request: nothing to watch
 
         def start(status: str, headers, exc_info=None):
@@ -84,4 +87,21 @@ class _CloseWhenBodyUnread:
                 if force_close is not None:
                     force_close()
             return start_response(status, headers, exc_info)
+
+        if coding is not None and _compressed(coding):
+            # gunicorn passes gzip, deflate and compress through undecoded; the body
+            # is refused unread, as gunicorn refuses the codings it does not know.
+            environ[errors.UNREAD_BODY] = True
+            code, message = errors.PROTOCOL_ERRORS[501]
+            body = orjson.dumps({"error": {"code": code, "message": message, "details": {}}})
+            start(f"501 {HTTPStatus(501).phrase}", [("Content-Type", "application/json"),
+                                                    ("Content-Length", str(len(body)))])
+            return [body]
         return self.app(environ, start)
+
+
+def _compressed(transfer_encoding: str) -> bool:
+    """Whether a Transfer-Encoding names a coding other than chunked (and the
+    no-op identity)."""
+    return any(c.strip(" \t").lower() not in ("chunked", "identity", "")
+               for c in transfer_encoding.split(","))

@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import tempfile
+from http import HTTPStatus
 
 from gunicorn import util
 from gunicorn.glogging import Logger
@@ -47,7 +48,7 @@ logger_class = _Logger
 # The messages are fixed: gunicorn's own would echo parts of the request.
 
 
-def _write_json_error(sock, status: int, reason: str, _message: str) -> None:
+def _write_json_error(sock, status: int, _reason: str, _message: str) -> None:
     # Imported here, in the worker (which has loaded the app), not in the master:
     # the gateway package brings in grpc, which must not be loaded before the fork.
     from gateway.errors import PROTOCOL_ERRORS
@@ -55,7 +56,8 @@ def _write_json_error(sock, status: int, reason: str, _message: str) -> None:
     code, message = PROTOCOL_ERRORS.get(status, PROTOCOL_ERRORS[400] if status < 500
                                         else ("INTERNAL", "Something went wrong on our side."))
     body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+    # gunicorn's reason can be wrong for the status ("501 Bad Request"): use the standard one
+    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin1") + body)
 
