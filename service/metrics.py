@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from functools import cache
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter, Gauge, Histogram, values
+
+# The service is one process and keeps its metrics in memory, whatever
+# PROMETHEUS_MULTIPROC_DIR says: that variable is the gateway's (gunicorn's
+# workers), and prometheus_client would otherwise write this process's values
+# to files there, or fail if the directory is missing. Metrics pick the value
+# class up when they (and their labelled children) are created.
+values.ValueClass = values.MutexValue
 
 RPCS = Counter("parlor_rpc_requests_total", "Parlor RPCs served, by method and result code.",
                ["rpc", "code"])

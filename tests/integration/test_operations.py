@@ -180,3 +180,21 @@ def test_a_second_service_on_a_taken_port_refuses_to_start(stack, rest):
     assert second.returncode != 0
     assert f"cannot listen on 127.0.0.1:{stack.grpc_port}" in second.stderr
     assert rest.get("/v1/games").status == 200
+
+
+def test_the_service_keeps_its_metrics_in_memory_whatever_the_gateway_variable_says(tmp_path):
+    """PROMETHEUS_MULTIPROC_DIR is the gateway workers' (one environment may hold
+    both parts' settings): the service neither fails on a missing directory nor
+    writes its metrics there."""
+    missing, present = tmp_path / "missing", tmp_path / "present"
+    present.mkdir()
+    for directory in (missing, present):
+        s = Stack(env={"PROMETHEUS_MULTIPROC_DIR": str(directory)}, gateway=False).start()
+        try:
+            stub = s.stub()
+            stub.ListGames(pb.ListGamesRequest(), timeout=10)
+            samples = scrape(f"http://127.0.0.1:{s.metrics_port}/metrics")
+            assert samples['parlor_rpc_requests_total{code="OK",rpc="ListGames"}'] >= 1
+        finally:
+            s.stop()
+    assert not missing.exists() and list(present.iterdir()) == []
