@@ -249,8 +249,10 @@ def _plain(text: str) -> str:
     text = _FIELDS_LISTED.sub(lambda m: "; its fields are " + ", ".join(
         name.strip(" '") for name in m.group(1).split(",")) + ".", text)
     text = text.replace("expected string or bytes-like object, got 'int'", "expected a string, got a number")
-    return _NOT_AN_INT.sub(lambda m: f"expected a whole number, got {m.group(1)}", text)
+    text = _NOT_AN_INT.sub(lambda m: f"expected a whole number, got {m.group(1)}", text)
+    return _FULL_STOPS.sub(".", text)  # a nested field's error ends in one stop per level
 
 
 _FIELDS_LISTED = re.compile(r"\.?\n Available Fields\(except extensions\): \"\[(.*)\]\"")
+_FULL_STOPS = re.compile(r"\.\.+$")
 _NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*')")

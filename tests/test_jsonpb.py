@@ -118,6 +118,8 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
     (pb.JoinMatchRequest, {"name": 5}, "Failed to parse name field: expected a string, got a number."),
     (pb.CreateMatchRequest, {"game": "heck", "players": "x"},
      "Failed to parse players field: expected a whole number, got 'x'."),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": "seven"}}},
+     "Failed to parse action field: Failed to parse bid field: expected a whole number, got 'seven'."),
 ])
 def test_parse_errors_speak_the_apis_language(cls, body, words):
     with pytest.raises(ApiError) as caught:
