@@ -50,7 +50,9 @@ CODES: dict[str, grpc.StatusCode] = {
 
 class ParlorError(Exception):
     """An error the caller gets to see: a stable code, a message for people and
-    string details. Raise it anywhere below the servicer."""
+    string details. Raise it anywhere below the servicer. Detail keys are given
+    in Python's snake_case and sent in lowerCamelCase, as the JSON API names
+    fields (and as ErrorInfo metadata keys are conventionally written)."""
 
     def __init__(self, code: str, message: str, **details: Any) -> None:
         if code not in CODES:
@@ -58,7 +60,7 @@ class ParlorError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-        self.details = {k: _text(v) for k, v in details.items() if v is not None}
+        self.details = {_camel(k): _text(v) for k, v in details.items() if v is not None}
 
     @property
     def status_code(self) -> grpc.StatusCode:
@@ -70,6 +72,11 @@ class ParlorError(Exception):
         detail.Pack(info)
         return rpc_status.to_status(status_pb2.Status(
             code=getattr(code_pb2, self.status_code.name), message=self.message, details=[detail]))
+
+
+def _camel(key: str) -> str:
+    first, *rest = key.split("_")
+    return first + "".join(word.capitalize() for word in rest)
 
 
 def _text(value: Any) -> str:

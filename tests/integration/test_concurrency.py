@@ -116,4 +116,5 @@ def test_stale_expected_version(rest):
     assert ok.status == 200 and ok.body["match"]["version"] == 3
     stale = rest.post(path, {"action": {"whatTheHeck": {"bid": 5}}, "expectedVersion": 2}, token=tokens[1])
     assert stale.status == 409 and stale.error == "STALE_VERSION"
+    assert stale.body["error"]["details"] == {"expectedVersion": "2", "currentVersion": "3"}
     assert rest.get(f"/v1/matches/{match['matchId']}").body["version"] == 3
