@@ -106,7 +106,9 @@ class WhatTheHeck(Game):
         return [{"bid": card} for card in state["hands"][seat]]
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
-        card = action.get("bid")
+        if not isinstance(action, dict) or set(action) != {"bid"} or type(action["bid"]) is not int:
+            raise RulesError("MALFORMED_ACTION", 'A bid is {"bid": <number card>}.')
+        card = action["bid"]
         if card not in state["hands"][seat]:
             raise RulesError("CARD_NOT_IN_HAND", f"You have no number card {card} in hand.",
                              card=card)

@@ -139,7 +139,8 @@ def test_bid_must_be_a_card_in_hand_and_only_once_a_round():
     state, rng = new(prizes=[5])
     harness.rejected(GAME, state, 0, {"bid": 16}, rng, "CARD_NOT_IN_HAND")
     harness.rejected(GAME, state, 0, {"bid": 0}, rng, "CARD_NOT_IN_HAND")
-    harness.rejected(GAME, state, 0, {}, rng, "CARD_NOT_IN_HAND")
+    for malformed in ({}, {"bid": True}, {"bid": 1.0}, {"bid": 5, "x": 1}, ["bid", 5], None):
+        harness.rejected(GAME, state, 0, malformed, rng, "MALFORMED_ACTION")
     harness.play(GAME, state, 0, {"bid": 3}, rng)
     harness.rejected(GAME, state, 0, {"bid": 4}, rng, "ALREADY_COMMITTED")
     assert GAME.legal(state, 0) == []
