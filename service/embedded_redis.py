@@ -75,6 +75,7 @@ class EmbeddedRedis:
                 return self
             except redis.ConnectionError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()  # not left running, unanswered, after we give up on it
                     raise RuntimeError(f"redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
             finally:

@@ -189,13 +189,17 @@ class Stack:
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
 
     def start(self) -> "Stack":
-        if self.redis_url is None:
-            self.redis = EmbeddedRedis(appendonly=self.redis_appendonly).start()
-            self.redis_url = self.redis.url
-        self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
-        self.start_service()
-        if self.gateway:
-            self.start_gateway()
+        try:
+            if self.redis_url is None:
+                self.redis = EmbeddedRedis(appendonly=self.redis_appendonly)
+                self.redis_url = self.redis.start().url
+            self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
+            self.start_service()
+            if self.gateway:
+                self.start_gateway()
+        except BaseException:
+            self.stop()  # nothing left running when a part does not come up
+            raise
         return self
 
     def process_env(self) -> dict[str, str]:
