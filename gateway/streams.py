@@ -81,6 +81,8 @@ class Hangups:
 
     def forget(self, sock: socket.socket) -> None:
         with self._lock:
+            if self._pid != os.getpid():
+                return  # this process has watched nothing yet
             try:
                 self._selector.unregister(sock)
             except (KeyError, ValueError):  # never watched, or already let go
@@ -167,10 +169,12 @@ class _Relay:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            if self.sock is not None:
-                HANGUPS.forget(self.sock)
-            self.replies.cancel()
-            self.slots.release()
+            try:
+                if self.sock is not None:
+                    HANGUPS.forget(self.sock)
+                self.replies.cancel()
+            finally:
+                self.slots.release()  # whatever happens, the slot comes back
 
 
 def _frame(reply: pb.WatchEventsResponse) -> bytes:

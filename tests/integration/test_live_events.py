@@ -291,6 +291,37 @@ def test_a_stream_begun_past_the_end_ends_with_the_match(tight_stack):
     rest.close()
 
 
+def test_streams_that_end_with_their_first_message_give_their_slot_back():
+    """A stream whose first message already ends it (a finished match with
+    events left to send), or a HEAD on the stream, never watched its socket;
+    its slot still comes back, on a worker that has watched nothing yet."""
+    import http.client
+
+    s = Stack(env={"PARLOR_GATEWAY_WORKERS": "1", "PARLOR_GATEWAY_THREADS": "2"}).start()  # one slot
+    try:
+        rest = s.rest()
+        match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+        play_rest_to_end(rest, match["matchId"], tokens, random.Random(5))
+        path = f"/v1/matches/{match['matchId']}/events"
+        for _ in range(3):
+            stream = Sse(s.http_port, path)
+            assert stream.status == 200
+            assert stream.rest_of_it()[-1]["matchFinished"]
+            stream.conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", s.http_port, timeout=10)
+            conn.request("HEAD", path, headers={"Accept": "text/event-stream"})
+            assert conn.getresponse().status == 200
+            conn.close()
+        live, _ = new_rest_match(rest, "what_the_heck", 2, seed=None)
+        stream = open_when_free(s, f"/v1/matches/{live['matchId']}/events")
+        assert stream.next() == {"retry": 1000}
+        stream.close()
+        assert "Traceback" not in s.log("gateway")
+        rest.close()
+    finally:
+        s.stop()
+
+
 @contextlib.contextmanager
 def watched(env: dict[str, str] | None = None):
     """A service of its own (no gateway) and a spectator's open stream on a
