@@ -25,6 +25,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
+    # A path that is not a route is 404, not a redirect to a guessed one (Werkzeug
+    # would answer `//` with a 308 and an HTML page).
+    app.url_map.merge_slashes = False
     app.extensions["parlor"] = ServiceClient(settings.service_target, settings.rpc_timeout,
                                              settings.max_body_bytes, settings.stream_seconds)
     # Each open event stream holds a thread; one is always kept for other requests.

@@ -16,7 +16,7 @@ from flask import current_app, request
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.config import MIN_BODY_BYTES
 
@@ -31,9 +31,11 @@ def body_object() -> dict[str, Any]:
         raw = request.get_data(cache=False)
         if len(raw) >= MIN_BODY_BYTES and _cut_at_limit(len(raw)):  # (most bodies are far shorter)
             raise RequestEntityTooLarge()
+        if _shorter_than_announced(len(raw)):
+            raise EOFError()
     except Exception as exc:
         request.environ[UNREAD_BODY] = True  # so the connection closes after the reply
-        if isinstance(exc, HTTPException):  # 413
+        if isinstance(exc, RequestEntityTooLarge):
             raise
         # the server could not read it: bad chunked encoding, cut short
         raise ApiError(400, "INVALID_HTTP", "The request body could not be read "
@@ -45,6 +47,13 @@ def body_object() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "INVALID_JSON", "The body must be a JSON object.")
     return data
+
+
+def _shorter_than_announced(read: int) -> bool:
+    """Whether the client ended its side of the connection before sending the
+    Content-Length it announced (gunicorn then gives what came, without error)."""
+    length = request.environ.get("CONTENT_LENGTH")
+    return bool(length) and length.isdigit() and read < int(length)
 
 
 def _cut_at_limit(read: int) -> bool:

@@ -146,8 +146,12 @@ def test_unknown_matches_and_routes(rest):
             {"action": {"whatTheHeck": {"bid": 1}}} if url.endswith("actions") else None)
         reply = rest.request(method, url, body, token="t" if "legal" in url or "actions" in url else None)
         assert (reply.status, reply.error) == (404, "MATCH_NOT_FOUND"), (url, reply.body)
-    reply = rest.get("/v2/everything")
-    assert (reply.status, reply.error) == (404, "NOT_FOUND")
+    match_id = "d" * 24
+    for method, url in [("GET", "/v2/everything"), ("GET", "/v1//games"), ("GET", "/v1/games/"),
+                        ("GET", f"/v1/matches/{match_id}//events"), ("GET", f"/v1/matches/{match_id}%2F/events"),
+                        ("POST", f"/v1/matches/{match_id}//actions")]:
+        reply = rest.request(method, url, {} if method == "POST" else None)
+        assert (reply.status, reply.error) == (404, "NOT_FOUND"), (url, reply.status, reply.body)
 
 
 def test_workers_survive_bad_input(stack, rest):
@@ -283,3 +287,29 @@ def test_routes_without_seats_ignore_authorization(rest):
     assert match.status == 200
     joined = rest.post(f"/v1/matches/{match.body['matchId']}/seats", {"name": "x"}, token="not-a-token")
     assert joined.status == 200 and joined.body["seat"] == 0
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_a_body_cut_short_is_refused_and_changes_nothing(stack, db, active, framing):
+    """The client ends its side before the body it announced is complete (a
+    Content-Length not reached, a chunk not finished): the message is not whole,
+    so nothing in it is acted on, however valid its first bytes are."""
+    import json
+    import socket
+
+    match_id, tokens = active
+    before = snapshot(db, match_id)
+    body = json.dumps({"action": {"whatTheHeck": {"bid": 7}}}).encode()
+    framed = (b"Content-Length: %d\r\n\r\n%s" % (len(body) + 50, body) if framing == "content-length"
+              else b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s" % (len(body) + 50, body))
+    with socket.create_connection(("127.0.0.1", stack.http_port), timeout=10) as sock:
+        sock.sendall(b"POST /v1/matches/%s/actions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+                     % (match_id.encode(), tokens[1].encode()) + framed)
+        sock.shutdown(socket.SHUT_WR)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, payload = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), reply[:300]
+    assert json.loads(payload)["error"]["code"] == "INVALID_HTTP"
+    assert snapshot(db, match_id) == before
