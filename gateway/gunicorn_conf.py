@@ -4,6 +4,9 @@ everything else (see the README's configuration table)."""
 import json
 import os
 import shutil
+import socket
+import struct
+import sys
 import tempfile
 from http import HTTPStatus
 
@@ -38,6 +41,12 @@ class _Logger(Logger):
 
     def access(self, resp, req, environ, request_time):
         pass
+
+    def exception(self, msg, *args, **kwargs):
+        if isinstance(sys.exc_info()[1], BlockingIOError):  # SO_RCVTIMEO ran out (see when_ready)
+            self.info("closed a connection whose request stalled for %d s", _settings.client_timeout)
+            return
+        super().exception(msg, *args, **kwargs)
 
 
 logger_class = _Logger
@@ -82,6 +91,18 @@ def on_starting(server):
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory, exist_ok=True)
+
+
+def when_ready(server):
+    # A client that stops sending in the middle of its request (headers or body)
+    # would hold a worker thread for good: gunicorn reads a started request with
+    # no timeout, and a handful of such connections would take every thread.
+    # A receive timeout on the listening sockets, which accepted connections
+    # inherit, ends each read that waits longer than PARLOR_CLIENT_TIMEOUT_SECONDS.
+    # (Idle keep-alive connections wait in gunicorn's poller, not in a read.)
+    timeout = struct.pack("ll", _settings.client_timeout, 0)
+    for listener in server.LISTENERS:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeout)
 
 
 def on_exit(server):

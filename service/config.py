@@ -59,6 +59,7 @@ class Settings:
     rpc_timeout: float = 5.0
     gateway_workers: int = 2
     gateway_threads: int = 4
+    client_timeout: int = 10
     drain_seconds: int = 20
     max_connection_age: int = 300
     stream_seconds: int = 120
@@ -83,6 +84,7 @@ class Settings:
             rpc_timeout=_int("PARLOR_RPC_TIMEOUT_MS", 5_000, minimum=1) / 1000,
             gateway_workers=_int("PARLOR_GATEWAY_WORKERS", 2, minimum=1),
             gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1),
+            client_timeout=_int("PARLOR_CLIENT_TIMEOUT_SECONDS", 10, minimum=1),
             drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20),
             max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1),
             stream_seconds=_int("PARLOR_STREAM_SECONDS", 120, minimum=1),

@@ -313,3 +313,43 @@ def test_a_body_cut_short_is_refused_and_changes_nothing(stack, db, active, fram
     assert head.startswith(b"HTTP/1.1 400"), reply[:300]
     assert json.loads(payload)["error"]["code"] == "INVALID_HTTP"
     assert snapshot(db, match_id) == before
+
+
+def test_stalled_requests_cannot_take_every_gateway_thread():
+    """Clients that stop half-way through their request (slowloris) are cut off
+    after PARLOR_CLIENT_TIMEOUT_SECONDS; meanwhile and after, others are served."""
+    import json
+    import socket
+    import time
+
+    from ..support import Stack
+
+    s = Stack(env={"PARLOR_CLIENT_TIMEOUT_SECONDS": "2", "PARLOR_GATEWAY_WORKERS": "1",
+                   "PARLOR_GATEWAY_THREADS": "2"}, gateway=True).start()
+    stalled = []
+    try:
+        for _ in range(4):  # twice the threads there are
+            sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=15)
+            sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+            stalled.append(sock)
+        body_sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=15)
+        body_sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"game\"")
+        started = time.monotonic()
+        rest = s.rest()
+        assert rest.get("/v1/games").status == 200
+        assert time.monotonic() - started < 8, "a stalled client held the threads"
+        rest.close()
+        for sock in stalled:
+            assert sock.recv(100) == b"", "the stalled connection is closed"
+        reply = b""
+        while chunk := body_sock.recv(65536):
+            reply += chunk
+        head, _, payload = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400"), reply[:200]
+        assert json.loads(payload)["error"]["code"] == "INVALID_HTTP"
+        body_sock.close()
+        assert "Traceback" not in s.log("gateway")
+    finally:
+        for sock in stalled:
+            sock.close()
+        s.stop()
