@@ -248,9 +248,7 @@ def test_requests_refused_before_the_app_get_json_errors_too(stack, request_byte
 
     with socket.create_connection(("127.0.0.1", stack.http_port), timeout=10) as sock:
         sock.sendall(request_bytes)
-        reply = b""
-        while chunk := sock.recv(65536):
-            reply += chunk
+        reply = read_to_close(sock)
     head, _, body = reply.partition(b"\r\n\r\n")
     status_line = head.split(b"\r\n")[0].lower()  # Werkzeug writes reasons in capitals
     assert status_line == f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".lower().encode(), reply[:200]
@@ -289,6 +287,22 @@ def test_routes_without_seats_ignore_authorization(rest):
     assert joined.status == 200 and joined.body["seat"] == 0
 
 
+def read_to_close(sock) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    reply = b""
+    while chunk := sock.recv(65536):
+        reply += chunk
+    return reply
+
+
+def assert_invalid_http(reply: bytes) -> None:
+    import json
+
+    head, _, payload = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), reply[:300]
+    assert json.loads(payload)["error"]["code"] == "INVALID_HTTP"
+
+
 @pytest.mark.parametrize("framing", ["content-length", "chunked"])
 def test_a_body_cut_short_is_refused_and_changes_nothing(stack, db, active, framing):
     """The client ends its side before the body it announced is complete (a
@@ -306,26 +320,20 @@ def test_a_body_cut_short_is_refused_and_changes_nothing(stack, db, active, fram
         sock.sendall(b"POST /v1/matches/%s/actions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
                      % (match_id.encode(), tokens[1].encode()) + framed)
         sock.shutdown(socket.SHUT_WR)
-        reply = b""
-        while chunk := sock.recv(65536):
-            reply += chunk
-    head, _, payload = reply.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 400"), reply[:300]
-    assert json.loads(payload)["error"]["code"] == "INVALID_HTTP"
+        assert_invalid_http(read_to_close(sock))
     assert snapshot(db, match_id) == before
 
 
 def test_stalled_requests_cannot_take_every_gateway_thread():
     """Clients that stop half-way through their request (slowloris) are cut off
     after PARLOR_CLIENT_TIMEOUT_SECONDS; meanwhile and after, others are served."""
-    import json
     import socket
     import time
 
     from ..support import Stack
 
     s = Stack(env={"PARLOR_CLIENT_TIMEOUT_SECONDS": "2", "PARLOR_GATEWAY_WORKERS": "1",
-                   "PARLOR_GATEWAY_THREADS": "2"}, gateway=True).start()
+                   "PARLOR_GATEWAY_THREADS": "2"}).start()
     stalled = []
     try:
         for _ in range(4):  # twice the threads there are
@@ -341,12 +349,7 @@ def test_stalled_requests_cannot_take_every_gateway_thread():
         rest.close()
         for sock in stalled:
             assert sock.recv(100) == b"", "the stalled connection is closed"
-        reply = b""
-        while chunk := body_sock.recv(65536):
-            reply += chunk
-        head, _, payload = reply.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 400"), reply[:200]
-        assert json.loads(payload)["error"]["code"] == "INVALID_HTTP"
+        assert_invalid_http(read_to_close(body_sock))
         body_sock.close()
         assert "Traceback" not in s.log("gateway")
     finally:
