@@ -330,8 +330,6 @@ def test_stalled_requests_cannot_take_every_gateway_thread():
     import socket
     import time
 
-    from ..support import Stack
-
     s = Stack(env={"PARLOR_CLIENT_TIMEOUT_SECONDS": "2", "PARLOR_GATEWAY_WORKERS": "1",
                    "PARLOR_GATEWAY_THREADS": "2"}).start()
     stalled = []
