@@ -19,6 +19,7 @@ from google.protobuf.message import Message
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.config import MIN_BODY_BYTES
+from service.errors import lower_camel
 
 from .errors import UNREAD_BODY, ApiError
 
@@ -258,10 +259,21 @@ def _plain(text: str) -> str:
     text = _FIELDS_LISTED.sub(lambda m: "; its fields are " + ", ".join(
         name.strip(" '") for name in m.group(1).split(",")) + ".", text)
     text = text.replace("expected string or bytes-like object, got 'int'", "expected a string, got a number")
+    text = _ONEOF_TWICE.sub(_oneof_twice, text)
     text = _NOT_AN_INT.sub(lambda m: f"expected a whole number, got {m.group(1)}", text)
     return _FULL_STOPS.sub(".", text)  # a nested field's error ends in one stop per level
 
 
 _FIELDS_LISTED = re.compile(r"\.?\n Available Fields\(except extensions\): \"\[(.*)\]\"")
+_ONEOF_TWICE = re.compile(r'should not have multiple "(\w+)" oneof fields')
+
+
+def _oneof_twice(match: re.Match) -> str:
+    name = match.group(1)
+    if name.startswith("_"):  # the hidden oneof of an optional field: it came in both spellings
+        return f'has the field "{lower_camel(name[1:])}" twice (as {name[1:]} and {lower_camel(name[1:])})'
+    return f'may have only one of its "{name}" fields'
+
+
 _FULL_STOPS = re.compile(r"\.\.+$")
 _NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*')")

@@ -17,6 +17,9 @@ bp = Blueprint("matches", __name__, url_prefix="/v1")
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")  # query numbers: ASCII digits only
 # The per-game fields of CreateMatchRequest.options: named after the game ids.
 _OPTION_FIELDS = {f.name for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
+# The create body's fields (the message's per-game option fields are not among
+# them: over REST a game's options go in `options`).
+_CREATE_FIELDS = ("game", "players", "options", "seed")
 
 
 def _call(method: str, message, auth: str | None = None):
@@ -42,6 +45,10 @@ def list_games():
 @bp.post("/matches")
 def create_match():
     body = body_object()
+    stray = next((key for key in body if key not in _CREATE_FIELDS), None)
+    if stray is not None:
+        raise ApiError(400, "INVALID_ARGUMENT", f"A match has no field {stray[:64]!r}; its fields are "
+                       f"{', '.join(_CREATE_FIELDS)} (a game's options go in `options`).")
     options = body.pop("options", None)
     if options is not None:
         if not isinstance(options, dict):

@@ -60,7 +60,7 @@ class ParlorError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-        self.details = {_camel(k): _text(v) for k, v in details.items() if v is not None}
+        self.details = {lower_camel(k): _text(v) for k, v in details.items() if v is not None}
 
     @property
     def status_code(self) -> grpc.StatusCode:
@@ -74,7 +74,8 @@ class ParlorError(Exception):
             code=getattr(code_pb2, self.status_code.name), message=self.message, details=[detail]))
 
 
-def _camel(key: str) -> str:
+def lower_camel(key: str) -> str:
+    """snake_case as lowerCamelCase, as proto3 JSON names fields."""
     first, *rest = key.split("_")
     return first + "".join(word.capitalize() for word in rest)
 

@@ -118,6 +118,12 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
     (pb.JoinMatchRequest, {"name": 5}, "Failed to parse name field: expected a string, got a number."),
     (pb.CreateMatchRequest, {"game": "heck", "players": "x"},
      "Failed to parse players field: expected a whole number, got 'x'."),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 1}}, "expected_version": 1, "expectedVersion": 2},
+     'Type "SubmitActionRequest" has the field "expectedVersion" twice (as expected_version and '
+     'expectedVersion) at "SubmitActionRequest".'),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 1}, "hiFu": {}}},
+     'Failed to parse action field: Type "Action" may have only one of its "game" fields at '
+     '"SubmitActionRequest.action".'),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": "seven"}}},
      "Failed to parse action field: Failed to parse bid field: expected a whole number, got 'seven'."),
 ])

@@ -109,6 +109,9 @@ def test_bad_creates_and_joins(rest, db):
         ({"game": "what_the_heck", "players": 2, "seed": ""}, (400, "INVALID_SEED")),
         ({"game": "what_the_heck", "players": 2, "seed": 5}, (400, "INVALID_ARGUMENT")),
         ({"game": "what_the_heck", "players": 2, "colour": "red"}, (400, "INVALID_ARGUMENT")),
+        # options go in `options`, not in a field named after the game (the gRPC message's shape)
+        ({"game": "heck", "players": 2, "heck": {"maxRounds": 3}}, (400, "INVALID_ARGUMENT")),
+        ({"game": "heul_doch", "players": 3, "options": {}, "heulDoch": {}}, (400, "INVALID_ARGUMENT")),
     ]
     for body, (status, code) in cases:
         reply = rest.post("/v1/matches", body)
