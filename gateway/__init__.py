@@ -48,6 +48,10 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     @app.after_request
     def finish_request(response):
+        if request.method == "OPTIONS" and response.status_code == 200 and not response.content_length:
+            # Flask's automatic answer to OPTIONS (the Allow header) as 204, not an empty HTML page
+            response.status_code = 204
+            del response.headers["Content-Type"]
         ctx = g._get_current_object()
         response.headers["X-Request-Id"] = ctx.get("request_id", "")
         rule, method = request.url_rule, request.method

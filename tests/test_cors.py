@@ -73,3 +73,12 @@ def test_a_bad_origin_setting_stops_the_server(value):
     done = subprocess.run([sys.executable, "-c", "from service.config import Settings; Settings.from_env()"],
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "PARLOR_CORS_ORIGINS" in done.stderr
+
+
+def test_a_plain_options_request_says_what_is_allowed_without_a_body():
+    """OPTIONS without a preflight's headers, with CORS on or off: 204 with Allow."""
+    for gateway in (client(), client(APP)):
+        reply = gateway.options("/v1/matches")
+        assert reply.status_code == 204 and reply.data == b""
+        assert "Content-Type" not in reply.headers
+        assert set(reply.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
