@@ -258,6 +258,8 @@ class Matches:
     # ---- actions -------------------------------------------------------------------
 
     async def submit(self, request: pb.SubmitActionRequest, token: str | None) -> pb.SubmitActionResponse:
+        if not token:  # who asks comes before what they ask (as over REST)
+            raise ParlorError("TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
         key = request.idempotency_key
         if key and not _IDEMPOTENCY_KEY.fullmatch(key):
             raise ParlorError("INVALID_IDEMPOTENCY_KEY",
@@ -265,8 +267,6 @@ class Matches:
         which = request.action.WhichOneof("game")
         if which is None:
             raise ParlorError("INVALID_ACTION", "The request names no action.")
-        if not token:
-            raise ParlorError("TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
         digest = token_hash(token)
         idem_field = f"{digest[:8]}:{key}" if key else ""
         fingerprint = _fingerprint(request) if key else b""

@@ -82,6 +82,14 @@ def test_errors_carry_error_info(stub):
     assert error_reason(caught.value)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN")
 
 
+def test_a_missing_token_is_named_before_what_the_request_gets_wrong(stub):
+    """As over REST: who asks comes before what they ask."""
+    match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, idempotency_key="has space"))
+    assert error_reason(caught.value)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_REQUIRED")
+
+
 @pytest.mark.parametrize("method, data", [
     ("GetMatch", b"\xff\xff\xff"),                  # not protobuf at all
     ("JoinMatch", b"\x0a\x02\xff\xfe\x12\x01x"),     # match_id is not UTF-8
