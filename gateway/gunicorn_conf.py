@@ -1,17 +1,22 @@
 """gunicorn settings for the gateway, from the same environment variables as
 everything else (see the README's configuration table)."""
 
+import errno
 import json
 import os
+import selectors
 import shutil
 import socket
 import struct
 import sys
 import tempfile
+import time
+from functools import partial
 from http import HTTPStatus
 
 from gunicorn import util
 from gunicorn.glogging import Logger
+from gunicorn.workers import gthread
 
 from service.config import Settings
 
@@ -25,7 +30,35 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR",
 bind = [f"{_settings.host}:{_settings.http_port}"]
 workers = _settings.gateway_workers
 threads = _settings.gateway_threads
-worker_class = "gthread"
+
+
+class _Worker(gthread.ThreadWorker):
+    """gunicorn's gthread worker, except that a new connection waits in the
+    worker's poller until it sends something, as a kept-alive one does, rather
+    than on a thread: gunicorn 27 hands each new connection to a thread that
+    waits up to 5 s for its first bytes, so a few dozen silent connections (a
+    port scan, browsers' pre-connects) stalled everyone. Silent ones are closed
+    after the keep-alive time. With a gunicorn whose worker lacks that
+    machinery, connections are accepted as gunicorn does it."""
+
+    def accept(self, listener):
+        if not hasattr(self, "pending_conns") or not hasattr(self, "on_pending_socket_readable"):
+            return super().accept(listener)
+        try:
+            client, address = listener.accept()
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                raise
+            return
+        self.nr_conns += 1
+        conn = gthread.TConn(self.cfg, client, address, listener.getsockname())  # non-blocking
+        conn.timeout = time.monotonic() + self.cfg.keepalive
+        self.pending_conns.append(conn)
+        self.poller.register(conn.sock, selectors.EVENT_READ,
+                             partial(self.on_pending_socket_readable, conn))
+
+
+worker_class = _Worker
 graceful_timeout = _settings.drain_seconds
 timeout = 30
 keepalive = 5
@@ -43,8 +76,8 @@ class _Logger(Logger):
         pass
 
     def exception(self, msg, *args, **kwargs):
-        if isinstance(sys.exc_info()[1], BlockingIOError):  # SO_RCVTIMEO ran out (see when_ready)
-            self.info("closed a connection whose request stalled for %d s", _settings.client_timeout)
+        if isinstance(sys.exc_info()[1], BlockingIOError):  # SO_RCVTIMEO/SO_SNDTIMEO ran out (when_ready)
+            self.info("closed a connection that stalled for %d s", _settings.client_timeout)
             return
         super().exception(msg, *args, **kwargs)
 
@@ -100,9 +133,12 @@ def when_ready(server):
     # A receive timeout on the listening sockets, which accepted connections
     # inherit, ends each read that waits longer than PARLOR_CLIENT_TIMEOUT_SECONDS.
     # (Idle keep-alive connections wait in gunicorn's poller, not in a read.)
+    # The same for writes: a client that stops reading its answer (or a live
+    # stream) for that long loses the connection instead of holding a thread.
     timeout = struct.pack("ll", _settings.client_timeout, 0)
     for listener in server.LISTENERS:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeout)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeout)
 
 
 def on_exit(server):

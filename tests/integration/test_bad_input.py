@@ -327,14 +327,32 @@ def test_a_body_cut_short_is_refused_and_changes_nothing(stack, db, active, fram
     assert snapshot(db, match_id) == before
 
 
-def test_stalled_requests_cannot_take_every_gateway_thread():
+@pytest.fixture(scope="module")
+def strict_stack():
+    """One worker with two threads, and a 2-second client timeout."""
+    s = Stack(env={"PARLOR_CLIENT_TIMEOUT_SECONDS": "2", "PARLOR_GATEWAY_WORKERS": "1",
+                   "PARLOR_GATEWAY_THREADS": "2"}).start()
+    yield s
+    s.stop()
+
+
+def answers_soon(stack, within: float) -> bool:
+    import time
+
+    started = time.monotonic()
+    rest = stack.rest()
+    try:
+        return rest.get("/v1/games").status == 200 and time.monotonic() - started < within
+    finally:
+        rest.close()
+
+
+def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
     """Clients that stop half-way through their request (slowloris) are cut off
     after PARLOR_CLIENT_TIMEOUT_SECONDS; meanwhile and after, others are served."""
     import socket
-    import time
 
-    s = Stack(env={"PARLOR_CLIENT_TIMEOUT_SECONDS": "2", "PARLOR_GATEWAY_WORKERS": "1",
-                   "PARLOR_GATEWAY_THREADS": "2"}).start()
+    s = strict_stack
     stalled = []
     try:
         for _ in range(4):  # twice the threads there are
@@ -343,11 +361,7 @@ def test_stalled_requests_cannot_take_every_gateway_thread():
             stalled.append(sock)
         body_sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=15)
         body_sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"game\"")
-        started = time.monotonic()
-        rest = s.rest()
-        assert rest.get("/v1/games").status == 200
-        assert time.monotonic() - started < 8, "a stalled client held the threads"
-        rest.close()
+        assert answers_soon(s, within=8), "a stalled client held the threads"
         for sock in stalled:
             assert sock.recv(100) == b"", "the stalled connection is closed"
         assert_invalid_http(read_to_close(body_sock))
@@ -356,4 +370,40 @@ def test_stalled_requests_cannot_take_every_gateway_thread():
     finally:
         for sock in stalled:
             sock.close()
-        s.stop()
+
+
+def test_silent_connections_wait_without_holding_threads(strict_stack):
+    """Connections that send nothing (port scans, browsers' pre-connects) wait
+    in the poller, not on a thread, and are closed after the keep-alive time."""
+    import socket
+
+    silent = [socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) for _ in range(30)]
+    try:
+        assert answers_soon(strict_stack, within=2)
+        assert silent[0].recv(100) == b"", "a silent connection is closed in the end"
+    finally:
+        for sock in silent:
+            sock.close()
+
+
+def test_a_client_that_does_not_read_its_answers_is_cut_off(strict_stack):
+    """Pipelined requests whose answers are never read fill the socket's
+    buffers; the write that waits past the client timeout ends the connection."""
+    import socket
+    import time
+
+    hogs = []
+    try:
+        for _ in range(2):  # as many as the threads
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.settimeout(15)
+            sock.connect(("127.0.0.1", strict_stack.http_port))
+            sock.sendall(b"GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" * 300)
+            hogs.append(sock)
+        time.sleep(3)  # past the client timeout: the stuck writes have given up
+        assert answers_soon(strict_stack, within=4), "a client that does not read held the threads"
+        assert "Traceback" not in strict_stack.log("gateway")
+    finally:
+        for sock in hogs:
+            sock.close()
