@@ -99,8 +99,8 @@ def _write_json_error(sock, status: int, _reason: str, _message: str) -> None:
                                         else ("INTERNAL", "Something went wrong on our side."))
     body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
     # gunicorn's reason can be wrong for the status ("501 Bad Request"): use the standard one
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n")
+    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin1") + body)
 
 
