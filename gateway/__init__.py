@@ -16,6 +16,7 @@ from service.config import Settings
 
 from . import cors, errors
 from .client import ServiceClient
+from .deadlines import DEADLINES
 
 log = logging.getLogger("gateway")
 
@@ -76,7 +77,8 @@ class _CloseWhenBodyUnread:
     request on it would fail. It ignores a Connection header set by the app, so
     the server is told directly: gunicorn's start_response is a method of its
     response object, which has force_close(). Other servers are left alone.
-    It also refuses compressed transfer codings, which gunicorn lets through."""
+    It also refuses compressed transfer codings, which gunicorn lets through,
+    and lifts the request's read deadline (deadlines.py) when it has no body."""
 
     def __init__(self, app, max_body_bytes: int) -> None:
         self.app = app
@@ -85,6 +87,9 @@ class _CloseWhenBodyUnread:
     def __call__(self, environ, start_response):
         length = environ.get("CONTENT_LENGTH")
         coding = environ.get("HTTP_TRANSFER_ENCODING")
+        if environ.get("REQUEST_METHOD") != "POST" or (coding is None and length in (None, "", "0")):
+            # no body the gateway reads (only POST routes do): the request is in
+            DEADLINES.disarm(environ.get("gunicorn.socket"))
         if coding is None and (not length or (length.isdigit() and int(length) <= self.max_body_bytes)):
             return self.app(environ, start_response)  # the usual request: nothing to watch
 

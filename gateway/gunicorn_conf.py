@@ -18,6 +18,7 @@ from gunicorn import util
 from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
+from gateway.deadlines import DEADLINES
 from service.config import Settings
 
 _settings = Settings.from_env()
@@ -30,6 +31,11 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR",
 bind = [f"{_settings.host}:{_settings.http_port}"]
 workers = _settings.gateway_workers
 threads = _settings.gateway_threads
+
+
+# How long a client may take to send a whole request (headers and body), however
+# it trickles it in; a single stall is cut shorter, at PARLOR_CLIENT_TIMEOUT_SECONDS.
+REQUEST_SECONDS = 3 * _settings.client_timeout
 
 
 class _Worker(gthread.ThreadWorker):
@@ -56,6 +62,15 @@ class _Worker(gthread.ThreadWorker):
         self.pending_conns.append(conn)
         self.poller.register(conn.sock, selectors.EVENT_READ,
                              partial(self.on_pending_socket_readable, conn))
+
+    def handle(self, conn):
+        # The whole request must be in within REQUEST_SECONDS (see gateway/deadlines.py).
+        sock = conn.sock
+        DEADLINES.arm(sock, REQUEST_SECONDS)
+        try:
+            return super().handle(conn)
+        finally:
+            DEADLINES.disarm(sock)
 
 
 worker_class = _Worker

@@ -21,6 +21,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from service.config import MIN_BODY_BYTES
 from service.errors import lower_camel
 
+from .deadlines import DEADLINES
 from .errors import UNREAD_BODY, ApiError
 
 M = TypeVar("M", bound=Message)
@@ -30,6 +31,7 @@ def body_object() -> dict[str, Any]:
     """The request body as a JSON object (413 past the size limit)."""
     try:
         raw = request.get_data(cache=False)
+        DEADLINES.disarm(request.environ.get("gunicorn.socket"))  # the request is in
         if len(raw) >= MIN_BODY_BYTES and _cut_at_limit(len(raw)):  # (most bodies are far shorter)
             raise RequestEntityTooLarge()
         if _shorter_than_announced(len(raw)):

@@ -372,6 +372,42 @@ def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
             sock.close()
 
 
+def test_a_request_trickled_in_a_byte_at_a_time_is_cut_off(strict_stack):
+    """Each byte in time, but the whole request not within three client timeouts
+    (6 s here): the connection ends and the thread serves others again."""
+    import socket
+    import threading
+    import time
+
+    s = strict_stack
+    request = b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Length: 400\r\n\r\n" + b" " * 400
+    ended: list[float] = []
+
+    def trickle() -> None:
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", s.http_port), timeout=15) as sock:
+            try:
+                for byte in request:
+                    sock.sendall(bytes([byte]))
+                    time.sleep(0.3)
+            except OSError:  # the gateway hung up
+                pass
+            try:
+                sock.recv(100)
+            except OSError:
+                pass
+        ended.append(time.monotonic() - started)
+
+    tricklers = [threading.Thread(target=trickle) for _ in range(2)]  # as many as the threads
+    for t in tricklers:
+        t.start()
+    for t in tricklers:
+        t.join(30)
+    assert len(ended) == 2 and max(ended) < 12, ended  # 6 s and a tick, not 140 s of trickle
+    assert answers_soon(s, within=2)
+    assert "Traceback" not in s.log("gateway")
+
+
 def test_silent_connections_wait_without_holding_threads(strict_stack):
     """Connections that send nothing (port scans, browsers' pre-connects) wait
     in the poller, not on a thread, and are closed after the keep-alive time."""

@@ -1,0 +1,56 @@
+"""A deadline for receiving each request, for gunicorn's gthread workers.
+
+A worker thread reads a request's headers and body with blocking reads, and a
+client that trickles its request a byte at a time never lets one of them time
+out (SO_RCVTIMEO bounds each read, see gunicorn_conf.when_ready), so it could
+hold the thread for hours. Each request's socket is armed when a thread starts
+on it and disarmed once the request is in: at the app's door for a request
+without a body, after the body is read for one with. A watcher thread shuts
+down the sockets still armed past their deadline, which ends their reads at
+once (end of file) and frees the thread.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+
+TICK_SECONDS = 0.5
+
+
+class ReadDeadlines:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._due: dict[socket.socket, float] = {}
+        self._pid: int | None = None
+
+    def arm(self, sock: socket.socket, seconds: float) -> None:
+        with self._lock:
+            if self._pid != os.getpid():  # in the process that uses it (gunicorn forks)
+                self._pid = os.getpid()
+                self._due.clear()
+                threading.Thread(target=self._run, name="read-deadlines", daemon=True).start()
+            self._due[sock] = time.monotonic() + seconds
+
+    def disarm(self, sock: socket.socket | None) -> None:
+        with self._lock:
+            self._due.pop(sock, None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(TICK_SECONDS)
+            now = time.monotonic()
+            with self._lock:
+                late = [sock for sock, due in self._due.items() if due <= now]
+                for sock in late:
+                    del self._due[sock]
+            for sock in late:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:  # already closed
+                    pass
+
+
+DEADLINES = ReadDeadlines()
