@@ -6,9 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from http import HTTPStatus
 
-import orjson
 from flask import Flask, g, request
 
 from service import logs
@@ -34,7 +32,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     # Each open event stream holds a thread; one is always kept for other requests.
     app.extensions["parlor.streams"] = threading.BoundedSemaphore(settings.gateway_threads - 1)
     errors.init_app(app)
-    app.wsgi_app = _CloseWhenBodyUnread(app.wsgi_app, settings.max_body_bytes)
+    app.wsgi_app = _RequestGuard(app.wsgi_app, settings.max_body_bytes)
 
     from . import matches, metrics, ops
     app.register_blueprint(matches.bp)
@@ -68,8 +66,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     return app
 
 
-class _CloseWhenBodyUnread:
-    """Closes the connection after a response that left the request body unread
+class _RequestGuard:
+    """What the gateway checks of a request before Flask sees it, for gunicorn.
+
+    Closes the connection after a response that left the request body unread
     (413, or a body that could not be read: jsonpb.body_object flags both in the
     environ), and says so in the response.
     gunicorn finds out only after writing `Connection: keep-alive`, when it
@@ -104,10 +104,8 @@ class _CloseWhenBodyUnread:
             # gunicorn passes gzip, deflate and compress through undecoded; the body
             # is refused unread, as gunicorn refuses the codings it does not know.
             environ[errors.UNREAD_BODY] = True
-            code, message = errors.PROTOCOL_ERRORS[501]
-            body = orjson.dumps({"error": {"code": code, "message": message, "details": {}}})
-            start(f"501 {HTTPStatus(501).phrase}", [("Content-Type", "application/json"),
-                                                    ("Content-Length", str(len(body)))])
+            status_line, body = errors.protocol_error(501)
+            start(status_line, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
             return [body]
         return self.app(environ, start)
 

@@ -7,6 +7,7 @@ the stable code comes from the service's google.rpc.ErrorInfo.reason.
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 
 import grpc
 import orjson
@@ -53,6 +54,15 @@ PROTOCOL_ERRORS = {
     431: ("HEADERS_TOO_LARGE", "The request headers are too many or too large."),
     501: ("UNSUPPORTED_TRANSFER_CODING", "The request uses a transfer coding the gateway does not take."),
 }
+
+
+def protocol_error(status: int) -> tuple[str, bytes]:
+    """The status line (`501 Not Implemented`) and JSON body for a request
+    refused before the app reads it, written by hand where Flask is not in play."""
+    code, message = PROTOCOL_ERRORS.get(status, PROTOCOL_ERRORS[400] if status < 500
+                                        else ("INTERNAL", "Something went wrong on our side."))
+    body = orjson.dumps({"error": {"code": code, "message": message, "details": {}}})
+    return f"{status} {HTTPStatus(status).phrase}", body
 
 
 class ApiError(Exception):

@@ -2,7 +2,6 @@
 everything else (see the README's configuration table)."""
 
 import errno
-import json
 import os
 import selectors
 import shutil
@@ -12,7 +11,6 @@ import sys
 import tempfile
 import time
 from functools import partial
-from http import HTTPStatus
 
 from gunicorn import util
 from gunicorn.glogging import Logger
@@ -108,14 +106,12 @@ logger_class = _Logger
 def _write_json_error(sock, status: int, _reason: str, _message: str) -> None:
     # Imported here, in the worker (which has loaded the app), not in the master:
     # the gateway package brings in grpc, which must not be loaded before the fork.
-    from gateway.errors import PROTOCOL_ERRORS
+    # (gunicorn's reason can be wrong for the status, "501 Bad Request": not used.)
+    from gateway.errors import protocol_error
 
-    code, message = PROTOCOL_ERRORS.get(status, PROTOCOL_ERRORS[400] if status < 500
-                                        else ("INTERNAL", "Something went wrong on our side."))
-    body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
-    # gunicorn's reason can be wrong for the status ("501 Bad Request"): use the standard one
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+    status_line, body = protocol_error(status)
+    head = (f"HTTP/1.1 {status_line}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin1") + body)
 
 

@@ -273,7 +273,8 @@ _ONEOF_TWICE = re.compile(r'should not have multiple "(\w+)" oneof fields')
 def _oneof_twice(match: re.Match) -> str:
     name = match.group(1)
     if name.startswith("_"):  # the hidden oneof of an optional field: it came in both spellings
-        return f'has the field "{lower_camel(name[1:])}" twice (as {name[1:]} and {lower_camel(name[1:])})'
+        field = name[1:]
+        return f'has the field "{lower_camel(field)}" twice (as {field} and {lower_camel(field)})'
     return f'may have only one of its "{name}" fields'
 
 
