@@ -30,7 +30,7 @@ from .config import Settings
 from .errors import ParlorError
 from .games.base import Event, Game, OptionError, RulesError
 from .games.rng import Rng
-from .record import Record
+from .record import Record, RecordCache
 from .store import Conflict, DuplicateKey, MatchStore, NewEvent, Stored
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,7 @@ class Matches:
         # One commit wakes every stream on its match at once: their re-reads take
         # turns, so that they never crowd out play on the Redis connection pool.
         self._stream_reads = asyncio.Semaphore(STREAM_READS)
+        self._records = RecordCache()  # what this process wrote last, decoded (for the next action)
 
     # ---- games ---------------------------------------------------------------
 
@@ -105,9 +106,10 @@ class Matches:
             players=request.players, options=options, seed=seed, status=pb.WAITING,
             names=[None] * request.players, token_hashes=[None] * request.players,
             rng=rng.counter, last_event=0, state=state)
-        while not await self.store.create(record.match_id, record.encode(),
+        while not await self.store.create(record.match_id, data := record.encode(),
                                           self.settings.abandoned_ttl):
             record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
+        self._records.put(record, data)
         metrics.match(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
                                          "players": record.players})
@@ -118,7 +120,8 @@ class Matches:
         if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
             raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters.")
         for _ in range(MAX_ATTEMPTS):
-            version, record = await self._load(request.match_id)
+            stored, record = await self._fetch(request.match_id, reuse=True)
+            version = stored.version
             if record.status != pb.WAITING:
                 raise ParlorError("MATCH_FULL", "Every seat of this match is taken.")
             if request.HasField("seat"):
@@ -140,13 +143,14 @@ class Matches:
                 events.append({"match_started": {}})
                 events.extend(game.opening_events(record.state))
             try:
-                await self._commit(record, version, events)
+                _, data = await self._commit(record, version, events)
             except Conflict:
                 continue
             log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
             if record.active:
                 metrics.match(record.game, "started").inc()
                 await self._index(self.store.mark_started(record.match_id, time.time()))
+            self._records.put(record, data)  # last: from here on another call may take it
             return pb.JoinMatchResponse(seat=seat, token=token)
         raise _busy()
 
@@ -272,7 +276,7 @@ class Matches:
         fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
-            stored, record = await self._fetch(request.match_id, idem_field)
+            stored, record = await self._fetch(request.match_id, idem_field, reuse=True)
             seat = _seat_of(record, digest)
             if request.HasField("seat") and request.seat != seat:
                 raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
@@ -311,9 +315,9 @@ class Matches:
                 idem = (idem_field, _IDEM_RECORD.pack(fingerprint, stored.version + 1, first,
                                                       first + len(events) - 1))
             try:
-                built = await self._commit(record, stored.version, events,
-                                           action=orjson.dumps([seat, action]),
-                                           idempotency=idem, seat=seat)
+                built, data = await self._commit(record, stored.version, events,
+                                                 action=orjson.dumps([seat, action]),
+                                                 idempotency=idem, seat=seat)
             except DuplicateKey:
                 continue  # the same request won a race: re-read finds its record and replays it
             except Conflict:
@@ -325,8 +329,10 @@ class Matches:
             if record.finished:
                 metrics.match(record.game, "finished").inc()
                 await self._index(self.store.mark_finished(record.match_id))
-            return pb.SubmitActionResponse(match=self._view_fields(record, stored.version + 1, seat),
-                                           events=built)
+            reply = pb.SubmitActionResponse(match=self._view_fields(record, stored.version + 1, seat),
+                                            events=built)
+            self._records.put(record, data)  # last: from here on another call may take it
+            return reply
         raise _busy()
 
     async def _replay(self, record: Record, version: int, seat: int, stored: bytes,
@@ -371,12 +377,16 @@ class Matches:
         stored, record = await self._fetch(match_id)
         return stored.version, record
 
-    async def _fetch(self, match_id: str, idempotency_field: str = "") -> tuple[Stored, Record]:
-        """The stored match (and an idempotency record) with its decoded record."""
+    async def _fetch(self, match_id: str, idempotency_field: str = "",
+                     reuse: bool = False) -> tuple[Stored, Record]:
+        """The stored match (and an idempotency record) with its decoded record.
+        `reuse`: the record may be the one this process wrote last (RecordCache)
+        rather than a fresh decoding; either way it is the caller's to change."""
         stored = await self.store.load(_checked_id(match_id), idempotency_field)
         if stored is None:
             raise _not_found(match_id)
-        return stored, self._decode(stored.record)
+        record = self._records.take(match_id, stored.record) if reuse else None
+        return stored, record or self._decode(stored.record)
 
     def _decode(self, data: bytes) -> Record:
         record = Record.decode(data)
@@ -398,9 +408,9 @@ class Matches:
 
     async def _commit(self, record: Record, version: int, events: list[Event | dict[str, Any]],
                       action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
-                      seat: int | None = None) -> list[pb.Event]:
+                      seat: int | None = None) -> tuple[list[pb.Event], bytes]:
         """Numbers and stores the events with the record at version+1; returns
-        the events as `seat` sees them."""
+        the events as `seat` sees them, and the record as stored."""
         new_version = version + 1
         stored, seen = [], []
         number = record.last_event
@@ -417,9 +427,9 @@ class Matches:
             seen.append(private.get(seat, public) if seat is not None else public)
         record.last_event = number
         ttl = self.settings.finished_ttl if record.finished else self.settings.abandoned_ttl
-        await self.store.commit(record.match_id, version, record.encode(), ttl, stored, action,
-                                idempotency)
-        return seen
+        data = record.encode()
+        await self.store.commit(record.match_id, version, data, ttl, stored, action, idempotency)
+        return seen, data
 
     def _view(self, record: Record, version: int, seat: int | None) -> pb.Match:
         return pb.Match(**self._view_fields(record, version, seat))

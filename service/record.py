@@ -58,3 +58,33 @@ class Record:
         elif kind != _PLAIN:
             raise ValueError(f"unknown record format {kind!r}")
         return cls(**orjson.loads(body))
+
+
+class RecordCache:
+    """The records this process wrote last, decoded, so that the next action on
+    a match skips decoding it again (a match's actions tend to come one after
+    another to the same replica).
+
+    An entry is only ever used for exactly the bytes it was encoded to: a
+    record read from Redis is looked up together with those bytes, so a match
+    written meanwhile by another replica (or a lost race) simply misses. Taking
+    an entry removes it, since the taker changes the record in place; it comes
+    back with the next write. Bounded: the least recently written go first.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._entries: dict[str, tuple[bytes, Record]] = {}
+
+    def take(self, match_id: str, data: bytes) -> Record | None:
+        """The record stored as `data`, if this process wrote it last; None otherwise."""
+        entry = self._entries.pop(match_id, None)
+        return entry[1] if entry is not None and entry[0] == data else None
+
+    def put(self, record: Record, data: bytes) -> None:
+        """Keeps `record`, just written as `data` (and not to be changed by the caller any more)."""
+        entries = self._entries
+        entries.pop(record.match_id, None)
+        entries[record.match_id] = (data, record)
+        if len(entries) > self.size:
+            del entries[next(iter(entries))]

@@ -49,7 +49,9 @@ def test_random_playout_to_the_end(game, players, options):
         steps += 1
         if chooser.random() < 0.15:  # a sample of steps keeps this fast
             harness.assert_json_state(state)
+            before = copy.deepcopy(state)
             harness.assert_wire(game, state, events)
+            assert state == before, "a view or a legal-action list changed the state"
             for s in game.to_act(state):
                 for listed in game.legal(state, s)[:8]:
                     trial = copy.deepcopy(state)

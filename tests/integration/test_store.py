@@ -139,3 +139,32 @@ def test_finished_match_memory_is_small(rest, db):
     play_rest_to_end(rest, match_id, tokens, chooser)
     used = match_memory(db, match_id)
     assert used < 16 * 1024, used
+
+
+def test_replicas_never_act_on_a_record_another_wrote_since(stack):
+    """Each process keeps the records it wrote last (RecordCache). Two
+    replicas taking turns on one match must play exactly as one process does:
+    a replica's kept record is only reused while Redis still holds it."""
+    async def play(replicas, seed):
+        store = MatchStore(connect(stack.redis.url))
+        settings = Settings(allow_fixed_seed=True)
+        matches = [Matches(store, settings) for _ in range(replicas)]
+        match = await matches[0].create(pb.CreateMatchRequest(game="what_the_heck", players=3, seed=seed))
+        tokens = [(await matches[i % replicas].join(pb.JoinMatchRequest(match_id=match.match_id, name=f"p{i}"))).token
+                  for i in range(3)]
+        replies = []
+        for n in range(45):
+            seat = n % 3
+            actions = await matches[0].legal_actions(match.match_id, tokens[seat])
+            request = pb.SubmitActionRequest(match_id=match.match_id, action=actions.actions[n % len(actions.actions)])
+            reply = await matches[(n * 7 // 3) % replicas].submit(request, tokens[seat])
+            reply.match.match_id = ""
+            replies.append(reply)
+        await store.redis.aclose()
+        return replies
+
+    async def scenario():
+        alone, together = await play(1, "cache-check"), await play(2, "cache-check")
+        assert alone[-1].match.status == pb.FINISHED
+        assert together == alone
+    asyncio.run(scenario())

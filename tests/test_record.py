@@ -1,0 +1,39 @@
+"""The stored record's encoding, and the per-process cache of decoded records."""
+
+from service.record import Record, RecordCache
+
+
+def record(match_id: str, rng: int = 0) -> Record:
+    return Record(match_id=match_id, game="what_the_heck", rules_version="1", players=2,
+                  options={}, seed="s", status=1, names=[None, None], token_hashes=[None, None],
+                  rng=rng, last_event=0, state={"players": 2})
+
+
+def test_records_round_trip_plain_and_compressed():
+    small = record("a")
+    assert Record.decode(small.encode()) == small
+    large = record("b")
+    large.state["filler"] = list(range(3000))
+    assert large.encode()[:1] == b"z"
+    assert Record.decode(large.encode()) == large
+
+
+def test_a_kept_record_is_given_out_once_and_only_for_its_own_bytes():
+    cache, kept = RecordCache(), record("a")
+    cache.put(kept, kept.encode())
+    assert cache.take("a", record("a", rng=1).encode()) is None  # written since by somebody else
+    assert cache.take("a", kept.encode()) is None                 # ...and that dropped it
+    cache.put(kept, kept.encode())
+    assert cache.take("a", kept.encode()) is kept
+    assert cache.take("a", kept.encode()) is None                 # taken: the taker changes it
+
+
+def test_the_cache_keeps_the_most_recently_written():
+    cache = RecordCache(size=2)
+    records = [record(name) for name in "abc"]
+    for r in records:
+        cache.put(r, r.encode())
+    cache.put(records[1], records[1].encode())  # b again: now the most recent
+    assert cache.take("a", records[0].encode()) is None
+    assert cache.take("b", records[1].encode()) is records[1]
+    assert cache.take("c", records[2].encode()) is records[2]
