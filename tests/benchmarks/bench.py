@@ -1,6 +1,7 @@
 """Throughput, latency, memory and engine speed, measured against floors.
 
     .venv/bin/python -m tests.benchmarks.bench [--seconds 10] [--clients 1,8] [--repeat 3]
+                                               [--setup-in-floor]
 
 Starts Redis, the service and the gateway (as in production: separate
 processes, gunicorn for REST) plus two floors with no game logic (floor.py):
@@ -14,6 +15,11 @@ runs by tens of percent. It also prints the servers' CPU time per action (the
 service's; for REST the gateway's too), which other tenants sway less
 (tests/benchmarks/instructions.py gives a repeatable measure). Clients and
 servers share the machine.
+
+Parlor's clients also create and join each match (5 calls per 60 actions,
+not counted); the floors' clients make no such calls. --setup-in-floor has
+the floors' clients make 5 uncounted calls per 60 actions too, for a
+like-for-like comparison (the targets are stated against the bare floors).
 """
 
 from __future__ import annotations
@@ -26,11 +32,14 @@ import random
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from service.embedded_redis import free_port
 
 PLAYERS = 4
+ACTIONS_PER_MATCH = 15 * PLAYERS
+SETUP_CALLS = 1 + PLAYERS  # per match Parlor's clients also create it and join each seat
 
 
 # ---- load generators (each runs in its own process) ------------------------------
@@ -55,7 +64,7 @@ def _ours_grpc(target: str, deadline: float, seed: int, matches: float = math.in
     create, join, act = (rpc(f"/parlor.v1.Parlor/{m}") for m in ("CreateMatch", "JoinMatch", "SubmitAction"))
     chooser = random.Random(seed)
     latencies = []
-    while time.time() < deadline and len(latencies) < matches * 15 * PLAYERS:
+    while time.time() < deadline and len(latencies) < matches * ACTIONS_PER_MATCH:
         match_id = pb.Match.FromString(create(pb.CreateMatchRequest(
             game="what_the_heck", players=PLAYERS).SerializeToString(), timeout=5)).match_id
         tokens = [pb.JoinMatchResponse.FromString(join(pb.JoinMatchRequest(
@@ -76,14 +85,20 @@ def _ours_grpc(target: str, deadline: float, seed: int, matches: float = math.in
     return latencies
 
 
-def _floor_grpc(target: str, deadline: float, seed: int, matches: float = math.inf):
+def _floor_grpc(target: str, deadline: float, seed: int, matches: float = math.inf,
+                setup: bool = False):
+    """`setup`: also SETUP_CALLS uncounted calls per ACTIONS_PER_MATCH, as
+    Parlor's clients make (the --setup-in-floor comparison)."""
     from tests.benchmarks.floor import METHOD
 
     call = _grpc_caller(target)(METHOD)
     meta = (("authorization", "Bearer " + "x" * 43),)  # a seat token's size, as ours sends
     latencies, n = [], 0
-    while time.time() < deadline and n < matches * 15 * PLAYERS:
-        key = f"{seed}-{n // 60}".encode()
+    while time.time() < deadline and n < matches * ACTIONS_PER_MATCH:
+        key = f"{seed}-{n // ACTIONS_PER_MATCH}".encode()
+        if setup and n % ACTIONS_PER_MATCH == 0:
+            for _ in range(SETUP_CALLS):
+                call(key, metadata=meta, timeout=5)
         n += 1
         started = time.perf_counter()
         call(key, metadata=meta, timeout=5)
@@ -114,7 +129,7 @@ def _ours_rest(port: int, deadline: float, seed: int, matches: float = math.inf)
     http = _Http(port)
     chooser = random.Random(seed)
     latencies = []
-    while time.time() < deadline and len(latencies) < matches * 15 * PLAYERS:
+    while time.time() < deadline and len(latencies) < matches * ACTIONS_PER_MATCH:
         match_id = json.loads(http.post("/v1/matches", b'{"game": "what_the_heck", "players": %d}' % PLAYERS)[1])["matchId"]
         path = f"/v1/matches/{match_id}"
         tokens = [json.loads(http.post(f"{path}/seats", b'{"name": "b%d"}' % i)[1])["token"]
@@ -133,20 +148,28 @@ def _ours_rest(port: int, deadline: float, seed: int, matches: float = math.inf)
     return latencies
 
 
-def _floor_rest(port: int, deadline: float, seed: int, matches: float = math.inf):
+def _floor_rest(port: int, deadline: float, seed: int, matches: float = math.inf,
+                setup: bool = False):
+    """`setup`: as for _floor_grpc."""
     http = _Http(port)
+    body = b'{"action": {"whatTheHeck": {"bid": 7}}}'
     latencies, n = [], 0
-    while time.time() < deadline and n < matches * 15 * PLAYERS:
+    while time.time() < deadline and n < matches * ACTIONS_PER_MATCH:
+        path = f"/floor/{seed}-{n // ACTIONS_PER_MATCH}"
+        if setup and n % ACTIONS_PER_MATCH == 0:
+            for _ in range(SETUP_CALLS):
+                assert http.post(path, body, "x" * 43)[0] == 200
         n += 1
         started = time.perf_counter()
-        status, reply = http.post(f"/floor/{seed}-{n // 60}", b'{"action": {"whatTheHeck": {"bid": 7}}}',
-                                  "x" * 43)
+        status, reply = http.post(path, body, "x" * 43)
         latencies.append(time.perf_counter() - started)
         assert status == 200, reply
     return latencies
 
 
-LOADS = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc, "floor-rest": _floor_rest}
+LOADS = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc, "floor-rest": _floor_rest,
+         "floor-grpc-setup": partial(_floor_grpc, setup=True),
+         "floor-rest-setup": partial(_floor_rest, setup=True)}
 
 
 def _client(kind: str, address, start: float, seconds: float, seed: int, out: mp.Queue) -> None:
@@ -257,6 +280,10 @@ def main() -> None:
     parser.add_argument("--clients", default="1,8")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per arm, alternating ours and the floor; medians are printed")
+    parser.add_argument("--setup-in-floor", action="store_true",
+                        help="the floors' clients also make the 5 uncounted setup calls per match "
+                             "that Parlor's make (create, 4 joins), for a like-for-like comparison; "
+                             "the targets are stated against the bare floors")
     args = parser.parse_args()
     client_counts = [int(c) for c in args.clients.split(",")]
 
@@ -287,6 +314,7 @@ def main() -> None:
         _wait(lambda: _answers(floor_rest), "floor gateway", proc=proc)
         floor_rest.close()
 
+        floor_name = "floor+setup" if args.setup_in_floor else "floor"
         for clients in client_counts:
             for transport, ours_addr, floor_addr in (
                     ("gRPC", f"127.0.0.1:{stack.grpc_port}", f"127.0.0.1:{floor.grpc_port}"),
@@ -297,14 +325,15 @@ def main() -> None:
                 servers = ["service"] + (["gateway"] if kind == "rest" else [])
                 runs = [(load(kind, ours_addr, clients, args.seconds,
                               [stack.procs[name].pid for name in servers]),
-                         load(f"floor-{kind}", floor_addr, clients, args.seconds,
+                         load(f"floor-{kind}" + ("-setup" if args.setup_in_floor else ""),
+                              floor_addr, clients, args.seconds,
                               [floor.procs[name].pid for name in servers]))
                         for _ in range(args.repeat)]
                 # The ratio is the median of each pair's ratio (a pair ran back to back).
                 ours, base = (_median([run[i] for run in runs]) for i in (0, 1))
                 ratios = sorted(o["rate"] / b["rate"] for o, b in runs)
                 print(f"{transport:4} {clients} client(s): {ours['rate']:7.0f} actions/s "
-                      f"(p50 {ours['p50']:.2f} ms, p99 {ours['p99']:.2f} ms)   floor {base['rate']:7.0f}/s "
+                      f"(p50 {ours['p50']:.2f} ms, p99 {ours['p99']:.2f} ms)   {floor_name} {base['rate']:7.0f}/s "
                       f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   "
                       f"ratio {ratios[len(ratios) // 2]:.0%} "
                       f"(pairs: {', '.join(f'{r:.0%}' for r in ratios)})", flush=True)
@@ -312,7 +341,7 @@ def main() -> None:
                 # throughput, and unlike instruction counts it includes system calls.
                 cpu = [statistics.median(run[i]["cpu_us"] for run in runs) for i in (0, 1)]
                 print(f"{'':4} server CPU per action ({' + '.join(servers)}): {cpu[0]:.0f} us, "
-                      f"floor {cpu[1]:.0f} us, ratio {cpu[1] / cpu[0]:.0%}", flush=True)
+                      f"{floor_name} {cpu[1]:.0f} us, ratio {cpu[1] / cpu[0]:.0%}", flush=True)
     finally:
         floor.stop()  # its Redis is the stack's: stopped with the stack
         stack.stop()

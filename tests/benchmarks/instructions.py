@@ -29,9 +29,7 @@ import tempfile
 import time
 
 from service.embedded_redis import EmbeddedRedis, free_port
-from tests.benchmarks.bench import LOADS, PLAYERS
-
-ACTIONS_PER_MATCH = 15 * PLAYERS
+from tests.benchmarks.bench import ACTIONS_PER_MATCH, LOADS
 
 
 def _total_instructions(path: str) -> int:
