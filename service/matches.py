@@ -109,11 +109,12 @@ class Matches:
         while not await self.store.create(record.match_id, data := record.encode(),
                                           self.settings.abandoned_ttl):
             record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
-        self._records.put(record, data)
         metrics.match(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
                                          "players": record.players})
-        return self._view(record, 0, None)
+        view = self._view(record, 0, None)
+        self._records.put(record, data)  # last: from here on another call may take it
+        return view
 
     async def join(self, request: pb.JoinMatchRequest) -> pb.JoinMatchResponse:
         name = request.name.strip()
