@@ -4,7 +4,9 @@ Every method takes and returns protobuf messages (the servicer only adds
 transport: metadata in, status out). Methods that touch Redis are coroutines;
 the engines are plain functions, run between two awaits. Every write is read, validate, then one
 compare-and-set on the version; a loser of a race re-reads and re-validates.
-Nothing here keeps state between calls (beyond a count of open event streams).
+Nothing here keeps state between calls beyond a count of open event streams and
+the records this process wrote last (RecordCache), which are used only while Redis
+still holds exactly what they were written as.
 """
 
 from __future__ import annotations
