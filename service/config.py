@@ -65,6 +65,7 @@ class Settings:
     stream_seconds: int = 120
     stream_keepalive: int = 15
     max_streams: int = 1000
+    record_cache: int = 1024
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
 
@@ -90,6 +91,7 @@ class Settings:
             stream_seconds=_int("PARLOR_STREAM_SECONDS", 120, minimum=1),
             stream_keepalive=_int("PARLOR_STREAM_KEEPALIVE_SECONDS", 15, minimum=1),
             max_streams=_int("PARLOR_MAX_STREAMS", 1000, minimum=1),
+            record_cache=_int("PARLOR_RECORD_CACHE_MATCHES", 1024),
             cors_origins=_origins("PARLOR_CORS_ORIGINS"),
             log_level=(os.environ.get("PARLOR_LOG_LEVEL", "").strip() or "INFO").upper(),
         )

@@ -69,7 +69,8 @@ class Matches:
         # One commit wakes every stream on its match at once: their re-reads take
         # turns, so that they never crowd out play on the Redis connection pool.
         self._stream_reads = asyncio.Semaphore(STREAM_READS)
-        self._records = RecordCache()  # what this process wrote last, decoded (for the next action)
+        # What this process wrote last, decoded, for the next action on the match.
+        self._records = RecordCache(settings.record_cache)
 
     # ---- games ---------------------------------------------------------------
 

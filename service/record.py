@@ -69,7 +69,8 @@ class RecordCache:
     record read from Redis is looked up together with those bytes, so a match
     written meanwhile by another replica (or a lost race) simply misses. Taking
     an entry removes it, since the taker changes the record in place; it comes
-    back with the next write. Bounded: the least recently written go first.
+    back with the next write. Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps
+    none): the least recently written go first.
     """
 
     def __init__(self, size: int = 1024) -> None:
@@ -83,6 +84,8 @@ class RecordCache:
 
     def put(self, record: Record, data: bytes) -> None:
         """Keeps `record`, just written as `data` (and not to be changed by the caller any more)."""
+        if not self.size:
+            return
         entries = self._entries
         entries.pop(record.match_id, None)
         entries[record.match_id] = (data, record)

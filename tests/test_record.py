@@ -37,3 +37,9 @@ def test_the_cache_keeps_the_most_recently_written():
     assert cache.take("a", records[0].encode()) is None
     assert cache.take("b", records[1].encode()) is records[1]
     assert cache.take("c", records[2].encode()) is records[2]
+
+
+def test_a_cache_of_size_zero_keeps_nothing():
+    cache, kept = RecordCache(size=0), record("a")
+    cache.put(kept, kept.encode())
+    assert cache.take("a", kept.encode()) is None

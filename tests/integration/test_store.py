@@ -141,13 +141,14 @@ def test_finished_match_memory_is_small(rest, db):
     assert used < 16 * 1024, used
 
 
-def test_replicas_never_act_on_a_record_another_wrote_since(stack):
+@pytest.mark.parametrize("kept", [1024, 0])
+def test_replicas_never_act_on_a_record_another_wrote_since(stack, kept):
     """Each process keeps the records it wrote last (RecordCache). Two
     replicas taking turns on one match must play exactly as one process does:
     a replica's kept record is only reused while Redis still holds it."""
     async def play(replicas, seed):
         store = MatchStore(connect(stack.redis.url))
-        settings = Settings(allow_fixed_seed=True)
+        settings = Settings(allow_fixed_seed=True, record_cache=kept)
         matches = [Matches(store, settings) for _ in range(replicas)]
         match = await matches[0].create(pb.CreateMatchRequest(game="what_the_heck", players=3, seed=seed))
         tokens = [(await matches[i % replicas].join(pb.JoinMatchRequest(match_id=match.match_id, name=f"p{i}"))).token
