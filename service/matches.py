@@ -181,9 +181,10 @@ class Matches:
         limit = min(request.limit or MAX_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE)
         _, record = await self._load(request.match_id)
         seat = self._seat(record, token, required=False)
+        last_event = record.last_event  # (read before the next await: see _fetch)
         raw = await self.store.events(record.match_id, request.after, limit, seat)
         return pb.ListEventsResponse(events=[pb.Event.FromString(data) for data in raw],
-                                     last_event=record.last_event)
+                                     last_event=last_event)
 
     async def watch(self, request: pb.WatchEventsRequest,
                     token: str | None) -> AsyncIterator[pb.WatchEventsResponse]:
@@ -383,14 +384,15 @@ class Matches:
 
     async def _fetch(self, match_id: str, idempotency_field: str = "",
                      reuse: bool = False) -> tuple[Stored, Record]:
-        """The stored match (and an idempotency record) with its decoded record.
-        `reuse`: the record may be the one this process wrote last (RecordCache)
-        rather than a fresh decoding; either way it is the caller's to change."""
+        """The stored match (and an idempotency record) with its decoded record,
+        which may be the one this process wrote last (RecordCache). `reuse`: the
+        caller changes the record, so it gets one of its own; otherwise it may
+        share the kept one, and reads it only until its next await."""
         stored = await self.store.load(_checked_id(match_id), idempotency_field)
         if stored is None:
             raise _not_found(match_id)
-        record = self._records.take(match_id, stored.record) if reuse else None
-        return stored, record or self._decode(stored.record)
+        kept = (self._records.take if reuse else self._records.peek)(match_id, stored.record)
+        return stored, kept or self._decode(stored.record)
 
     def _decode(self, data: bytes) -> Record:
         record = Record.decode(data)

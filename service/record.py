@@ -69,7 +69,8 @@ class RecordCache:
     record read from Redis is looked up together with those bytes, so a match
     written meanwhile by another replica (or a lost race) simply misses. Taking
     an entry removes it, since the taker changes the record in place; it comes
-    back with the next write. Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps
+    back with the next write. Reads may peek at an entry without taking it.
+    Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps
     none): the least recently written go first.
     """
 
@@ -78,8 +79,15 @@ class RecordCache:
         self._entries: dict[str, tuple[bytes, Record]] = {}
 
     def take(self, match_id: str, data: bytes) -> Record | None:
-        """The record stored as `data`, if this process wrote it last; None otherwise."""
+        """The record stored as `data`, if this process wrote it last, for the
+        caller to change (it is no longer kept); None otherwise."""
         entry = self._entries.pop(match_id, None)
+        return entry[1] if entry is not None and entry[0] == data else None
+
+    def peek(self, match_id: str, data: bytes) -> Record | None:
+        """As take(), but the record stays kept: the caller only reads it, and
+        not across an await (a taker may change it meanwhile)."""
+        entry = self._entries.get(match_id)
         return entry[1] if entry is not None and entry[0] == data else None
 
     def put(self, record: Record, data: bytes) -> None:

@@ -43,3 +43,11 @@ def test_a_cache_of_size_zero_keeps_nothing():
     cache, kept = RecordCache(size=0), record("a")
     cache.put(kept, kept.encode())
     assert cache.take("a", kept.encode()) is None
+
+
+def test_a_peek_leaves_the_record_kept():
+    cache, kept = RecordCache(), record("a")
+    cache.put(kept, kept.encode())
+    assert cache.peek("a", record("a", rng=1).encode()) is None  # other bytes: not this record
+    assert cache.peek("a", kept.encode()) is kept
+    assert cache.take("a", kept.encode()) is kept                  # still there after both peeks
