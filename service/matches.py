@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import copy
+import functools
 import hashlib
 import hmac
 import logging
@@ -69,6 +70,9 @@ class Matches:
         # One commit wakes every stream on its match at once: their re-reads take
         # turns, so that they never crowd out play on the Redis connection pool.
         self._stream_reads = asyncio.Semaphore(STREAM_READS)
+        # Event-stream reads in flight, by (match id, after, seat), with the notice
+        # epoch they began in: streams that want the same page share one read.
+        self._reads: dict[tuple[str, int, int | None], tuple[object, asyncio.Future]] = {}
         # What this process wrote last, decoded, for the next action on the match.
         self._records = RecordCache(settings.record_cache)
 
@@ -248,8 +252,32 @@ class Matches:
             metrics.STREAMS.dec()
 
     async def _stream_events(self, match_id: str, after: int, seat: int | None) -> list[bytes]:
+        """The events after `after` as `seat` sees them, for a live stream. One
+        commit wakes every stream of its match at once, and those that stand at
+        the same event with the same eyes (the spectators, say) share one read,
+        so Redis is asked once per page rather than once per stream. A read
+        begun before the latest notice is not shared: it may predate the news."""
+        key = (match_id, after, seat)
+        epoch = self.store.notices.epoch(match_id)
+        shared = self._reads.get(key)
+        if shared is not None and shared[0] is epoch:
+            read = shared[1]
+        else:
+            read = asyncio.ensure_future(self._read_events(match_id, after, seat))
+            self._reads[key] = (epoch, read)
+            read.add_done_callback(functools.partial(self._read_done, key))
+        return await asyncio.shield(read)  # a stream that leaves does not cancel the others' read
+
+    async def _read_events(self, match_id: str, after: int, seat: int | None) -> list[bytes]:
         async with self._stream_reads:
             return await self.store.events(match_id, after, MAX_EVENTS_PER_PAGE, seat)
+
+    def _read_done(self, key: tuple[str, int, int | None], read: asyncio.Future) -> None:
+        shared = self._reads.get(key)
+        if shared is not None and shared[1] is read:
+            del self._reads[key]
+        if not read.cancelled():
+            read.exception()  # retrieved: a failure whose streams all left is not reported as lost
 
     async def _notified(self, notice: asyncio.Event, seconds: float) -> bool:
         """Whether `notice` came within `seconds` (returns early, False, when

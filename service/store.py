@@ -278,6 +278,7 @@ class EventNotices:
     def __init__(self, client: aredis.Redis | None) -> None:
         self._client = client
         self._watchers: dict[bytes, set[asyncio.Event]] = {}
+        self._epochs: dict[bytes, object] = {}  # per watched match: replaced with each notice
         self._listener: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         self._failing = False  # the last subscription attempt failed
@@ -309,6 +310,17 @@ class EventNotices:
             waiting.discard(notice)
             if not waiting:
                 del self._watchers[key]
+                self._epochs.pop(key, None)
+
+    def epoch(self, match_id: str) -> object:
+        """A token that changes whenever a notice of new events in `match_id`
+        arrives (or may have been missed): a read begun in an earlier epoch
+        may predate the news."""
+        key = keys(match_id)[1].encode()
+        epoch = self._epochs.get(key)
+        if epoch is None:
+            epoch = self._epochs[key] = object()
+        return epoch
 
     async def close(self) -> None:
         """After the last stream ended: lets the subscription wind down, then
@@ -320,9 +332,12 @@ class EventNotices:
             await self._client.aclose()
 
     def _wake(self, key: bytes | None) -> None:
-        for notice in (self._watchers.get(key, ()) if key is not None
-                       else [n for ns in self._watchers.values() for n in ns]):
-            notice.set()
+        woken = [key] if key is not None else list(self._watchers)
+        for k in woken:
+            if k in self._watchers:
+                self._epochs[k] = object()  # before the streams run: see epoch()
+                for notice in self._watchers[k]:
+                    notice.set()
 
     async def _listen(self) -> None:
         """Subscribes while anybody watches. Polls with a timeout rather than
