@@ -73,7 +73,7 @@ class Matches:
         # Event-stream reads in flight, by (match id, after, seat), with the notice
         # epoch they began in: streams that want the same page share one read.
         self._reads: dict[tuple[str, int, int | None], tuple[object, asyncio.Future]] = {}
-        # What this process wrote last, decoded, for the next action on the match.
+        # What this process wrote last, decoded, for the next call on the match.
         self._records = RecordCache(settings.record_cache)
 
     # ---- games ---------------------------------------------------------------

@@ -61,9 +61,8 @@ class Record:
 
 
 class RecordCache:
-    """The records this process wrote last, decoded, so that the next action on
-    a match skips decoding it again (a match's actions tend to come one after
-    another to the same replica).
+    """The records this process wrote last, decoded, so that the next call on a
+    match (an action, or a read between actions) skips decoding it again.
 
     An entry is only ever used for exactly the bytes it was encoded to: a
     record read from Redis is looked up together with those bytes, so a match
