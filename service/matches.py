@@ -420,7 +420,11 @@ class Matches:
         if stored is None:
             raise _not_found(match_id)
         kept = (self._records.take if reuse else self._records.peek)(match_id, stored.record)
-        return stored, kept or self._decode(stored.record)
+        if kept is not None:
+            metrics.RECORD_HIT.inc()
+            return stored, kept
+        metrics.RECORD_MISS.inc()
+        return stored, self._decode(stored.record)
 
     def _decode(self, data: bytes) -> Record:
         record = Record.decode(data)

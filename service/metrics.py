@@ -32,6 +32,10 @@ ACTIVE = Gauge("parlor_active_matches",
                "as last counted in Redis.")
 STREAMS = Gauge("parlor_event_streams", "Live event streams (WatchEvents) open in this process.")
 REDIS_ERRORS = Counter("parlor_redis_errors_total", "Redis calls that failed (connection or timeout).", ["op"])
+RECORDS = Counter("parlor_record_cache_total",
+                  "Match records read, by whether this process still kept the one it wrote last (hit: "
+                  "not decoded again; see PARLOR_RECORD_CACHE_MATCHES) or decoded it (miss).", ["result"])
+RECORD_HIT, RECORD_MISS = RECORDS.labels("hit"), RECORDS.labels("miss")
 
 
 # Children by label values, looked up once: `labels()` takes a lock and checks

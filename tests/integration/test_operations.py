@@ -52,6 +52,8 @@ def test_metrics_move_after_a_match(stack, rest):
     assert delta(after_s, before_s, 'parlor_matches_total{game="what_the_heck",step="finished"}') == 1
     assert delta(after_s, before_s, 'parlor_rpc_requests_total{code="OK",rpc="SubmitAction"}') == actions
     assert "parlor_active_matches" in after_s
+    # one service process plays the whole match: every read after the first write finds its record kept
+    assert delta(after_s, before_s, 'parlor_record_cache_total{result="hit"}') >= actions
     assert any(k.startswith("parlor_rpc_duration_seconds_bucket") for k in after_s)
     route = 'parlor_http_requests_total{method="POST",route="/v1/matches/<match_id>/actions",status="200"}'
     assert delta(after_g, before_g, route) == actions

@@ -13,6 +13,7 @@ import pytest
 from redis.crc import key_slot
 
 from parlor.v1 import parlor_pb2 as pb
+from service import metrics
 from service.config import Settings
 from service.matches import Matches
 from service.store import MatchStore, connect, keys
@@ -165,7 +166,10 @@ def test_replicas_never_act_on_a_record_another_wrote_since(stack, kept):
         return replies
 
     async def scenario():
+        before = {r: metrics.RECORDS.labels(r)._value.get() for r in ("hit", "miss")}
         alone, together = await play(1, "cache-check"), await play(2, "cache-check")
         assert alone[-1].match.status == pb.FINISHED
         assert together == alone
+        counted = {r: metrics.RECORDS.labels(r)._value.get() - before[r] for r in before}
+        assert counted["miss"] > 0 and (counted["hit"] > 0) == (kept > 0), counted
     asyncio.run(scenario())
