@@ -192,8 +192,8 @@ def document() -> dict[str, Any]:
                             "description": "Return events numbered after this (default 0)."},
                            {"name": "limit", "in": "query",
                             "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
-                            "description": "At most this many; 0 or absent means 1000, the "
-                                           "most one page holds (a larger limit gives 1000). "
+                            "description": "At most this many; 0 or absent means 10000, the "
+                                           "most one page holds (a larger limit gives 10000). "
                                            "Not used by event streams."},
                            {"name": "Last-Event-ID", "in": "header",
                             "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},

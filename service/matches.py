@@ -39,7 +39,7 @@ from .store import Conflict, DuplicateKey, MatchStore, NewEvent, Stored
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 16          # compare-and-set retries before giving up (ABORTED CONFLICT)
-MAX_EVENTS_PER_PAGE = 1000
+MAX_EVENTS_PER_PAGE = 10_000  # a whole match but the longest Heck ones (max_rounds raised)
 STREAM_READS = 16          # event-stream reads in flight at once, per process
 MAX_SEED_LENGTH = 256
 MAX_NAME_LENGTH = 64
