@@ -86,6 +86,32 @@ def test_watch_follows_play_to_the_end(stub, rest):
     assert [(list(r.events), r.end) for r in again] == [([], True)], "nothing new: one last message"
 
 
+def test_many_streams_on_one_match_each_get_their_own_view_of_every_event(stub, rest):
+    """Streams at the same event with the same eyes share their reads; each must
+    still carry exactly its viewer's events, the seats' private ones included."""
+    match, tokens = new_rest_match(rest, "what_the_heck", 3, seed="crowd")
+    match_id = match["matchId"]
+    viewers = [None] * 12 + [tokens[0]] * 4 + [tokens[1]] * 4
+    streams = [stub.WatchEvents(pb.WatchEventsRequest(match_id=match_id),
+                                metadata=auth(token) if token else None) for token in viewers]
+    seen: list[list[pb.Event]] = [[] for _ in streams]
+
+    def follow(i: int) -> None:
+        for reply in streams[i]:
+            seen[i] += reply.events
+
+    followers = [threading.Thread(target=follow, args=(i,), daemon=True) for i in range(len(streams))]
+    for follower in followers:
+        follower.start()
+    play_rest_to_end(rest, match_id, tokens, random.Random(5))
+    for follower in followers:
+        follower.join(30)
+    expected = {token: grpc_events(stub, match_id, token) for token in set(viewers)}
+    for token, events in zip(viewers, seen):
+        assert events == expected[token]
+    assert expected[tokens[0]] != expected[None] != expected[tokens[1]]
+
+
 def test_watch_refuses_bad_requests(stub, rest):
     match, _ = new_rest_match(rest, "what_the_heck", 2)
     cases = [
