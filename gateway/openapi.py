@@ -73,8 +73,9 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
 def _field_schema(field: FieldDescriptor, out: dict[str, Any]) -> dict[str, Any]:
     if field.message_type is not None:
         return _collect(field.message_type, out)
-    if field.enum_type is not None:
-        return {"type": "string", "enum": [v.name for v in field.enum_type.values]}
+    if field.enum_type is not None:  # (the zero value, *_UNSPECIFIED, is never sent)
+        return {"type": "string", "enum": [v.name for v in field.enum_type.values
+                                           if not (v.number == 0 and v.name.endswith("_UNSPECIFIED"))]}
     return dict(_SCALARS[field.type])
 
 

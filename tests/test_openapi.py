@@ -30,3 +30,8 @@ def test_served_by_the_gateway():
     client = create_app(Settings()).test_client()
     reply = client.get("/v1/openapi.json")
     assert reply.status_code == 200 and reply.json["openapi"].startswith("3.1")
+
+
+def test_match_status_lists_what_a_view_can_carry():
+    status = document()["components"]["schemas"]["Match"]["properties"]["status"]
+    assert status["enum"] == ["WAITING", "ACTIVE", "FINISHED"]
