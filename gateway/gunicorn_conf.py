@@ -36,7 +36,7 @@ threads = _settings.gateway_threads
 REQUEST_SECONDS = 3 * _settings.client_timeout
 
 
-class _Worker(gthread.ThreadWorker):
+class GatewayWorker(gthread.ThreadWorker):
     """gunicorn's gthread worker, except that a new connection waits in the
     worker's poller until it sends something, as a kept-alive one does, rather
     than on a thread: gunicorn 27 hands each new connection to a thread that
@@ -71,7 +71,7 @@ class _Worker(gthread.ThreadWorker):
             DEADLINES.disarm(sock)
 
 
-worker_class = _Worker
+worker_class = GatewayWorker
 graceful_timeout = _settings.drain_seconds
 timeout = 30
 keepalive = 5
