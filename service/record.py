@@ -69,8 +69,8 @@ class RecordCache:
     written meanwhile by another replica (or a lost race) simply misses. Taking
     an entry removes it, since the taker changes the record in place; it comes
     back with the next write. Reads may peek at an entry without taking it.
-    Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps
-    none): the least recently written go first.
+    Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps none): the least recently
+    written go first.
     """
 
     def __init__(self, size: int = 1024) -> None:
@@ -80,14 +80,12 @@ class RecordCache:
     def take(self, match_id: str, data: bytes) -> Record | None:
         """The record stored as `data`, if this process wrote it last, for the
         caller to change (it is no longer kept); None otherwise."""
-        entry = self._entries.pop(match_id, None)
-        return entry[1] if entry is not None and entry[0] == data else None
+        return _same(self._entries.pop(match_id, None), data)
 
     def peek(self, match_id: str, data: bytes) -> Record | None:
         """As take(), but the record stays kept: the caller only reads it, and
         not across an await (a taker may change it meanwhile)."""
-        entry = self._entries.get(match_id)
-        return entry[1] if entry is not None and entry[0] == data else None
+        return _same(self._entries.get(match_id), data)
 
     def put(self, record: Record, data: bytes) -> None:
         """Keeps `record`, just written as `data` (and not to be changed by the caller any more)."""
@@ -98,3 +96,8 @@ class RecordCache:
         entries[record.match_id] = (data, record)
         if len(entries) > self.size:
             del entries[next(iter(entries))]
+
+
+def _same(entry: tuple[bytes, Record] | None, data: bytes) -> Record | None:
+    """The kept record if it was written as exactly `data`."""
+    return entry[1] if entry is not None and entry[0] == data else None
