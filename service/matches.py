@@ -310,33 +310,23 @@ class Matches:
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
             stored, record = await self._fetch(request.match_id, idem_field, reuse=True)
-            seat = _seat_of(record, digest)
-            if request.HasField("seat") and request.seat != seat:
-                raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
-                                  seat=request.seat)
-            if stored.idempotency is not None:
-                reply = await self._replay(record, stored.version, seat, stored.idempotency,
-                                           fingerprint)
-                metrics.action(record.game, "duplicate").inc()
-                return reply
-            if expected is not None and expected != stored.version:
-                metrics.action(record.game, "stale").inc()
-                raise _stale(expected, stored.version)
-            if which != record.game:
-                raise ParlorError("INVALID_ACTION", f"This match plays {record.game}, not {which}.")
-            if record.status == pb.WAITING:
-                raise ParlorError("MATCH_NOT_STARTED", "The match starts when every seat is taken.")
-            if record.finished:
-                raise ParlorError("MATCH_FINISHED", "The match is over.")
-            action = wire.to_plain(getattr(request.action, which))
-            game = games.GAMES[record.game]
-            rng = Rng.from_seed(record.seed, record.rng)
             try:
-                engine_events = game.play(record.state, seat, action, rng)
-            except RulesError as exc:
-                metrics.action(record.game, "illegal").inc()
-                raise ParlorError("ILLEGAL_ACTION", exc.message, reason=exc.reason, **exc.details) from None
-            record.rng = rng.counter
+                seat = _seat_of(record, digest)
+                if request.HasField("seat") and request.seat != seat:
+                    raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
+                                      seat=request.seat)
+                if stored.idempotency is not None:
+                    reply = await self._replay(record, stored.version, seat, stored.idempotency,
+                                               fingerprint)
+                    metrics.action(record.game, "duplicate").inc()
+                    self._records.give_back(record, stored.record)
+                    return reply
+                action, engine_events = self._play(record, stored.version, seat, request.action, which,
+                                                   expected)
+            except ParlorError:
+                self._records.give_back(record, stored.record)  # refused: the record is as stored
+                raise
+            game = games.GAMES[record.game]
             outcome = game.outcome(record.state)
             events: list[Any] = list(engine_events)
             if outcome is not None:
@@ -367,6 +357,31 @@ class Matches:
             self._records.put(record, data)  # last: from here on another call may take it
             return reply
         raise _busy()
+
+    @staticmethod
+    def _play(record: Record, version: int, seat: int, request_action: pb.Action, which: str,
+              expected: int | None) -> tuple[dict[str, Any], list[Event]]:
+        """Plays the action on the record in place (state and RNG position):
+        the action as an engine dict and the engine's events. A refusal raises
+        ParlorError and leaves the record untouched."""
+        if expected is not None and expected != version:
+            metrics.action(record.game, "stale").inc()
+            raise _stale(expected, version)
+        if which != record.game:
+            raise ParlorError("INVALID_ACTION", f"This match plays {record.game}, not {which}.")
+        if record.status == pb.WAITING:
+            raise ParlorError("MATCH_NOT_STARTED", "The match starts when every seat is taken.")
+        if record.finished:
+            raise ParlorError("MATCH_FINISHED", "The match is over.")
+        action = wire.to_plain(getattr(request_action, which))
+        rng = Rng.from_seed(record.seed, record.rng)
+        try:
+            events = games.GAMES[record.game].play(record.state, seat, action, rng)
+        except RulesError as exc:
+            metrics.action(record.game, "illegal").inc()
+            raise ParlorError("ILLEGAL_ACTION", exc.message, reason=exc.reason, **exc.details) from None
+        record.rng = rng.counter
+        return action, events
 
     async def _replay(self, record: Record, version: int, seat: int, stored: bytes,
                       fingerprint: bytes) -> pb.SubmitActionResponse:

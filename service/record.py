@@ -68,7 +68,8 @@ class RecordCache:
     record read from Redis is looked up together with those bytes, so a match
     written meanwhile by another replica (or a lost race) simply misses. Taking
     an entry removes it, since the taker changes the record in place; it comes
-    back with the next write. Reads may peek at an entry without taking it.
+    back with the next write, or is given back unchanged when the action is
+    refused. Reads may peek at an entry without taking it.
     Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps none): the least recently
     written go first.
     """
@@ -86,6 +87,13 @@ class RecordCache:
         """As take(), but the record stays kept: the caller only reads it, and
         not across an await (a taker may change it meanwhile)."""
         return _same(self._entries.get(match_id), data)
+
+    def give_back(self, record: Record, data: bytes) -> None:
+        """Keeps a taken record that the taker left as stored (`data`: the
+        bytes it was read as), unless another record of its match has been
+        kept since (that one is newer)."""
+        if self.size and record.match_id not in self._entries:
+            self.put(record, data)
 
     def put(self, record: Record, data: bytes) -> None:
         """Keeps `record`, just written as `data` (and not to be changed by the caller any more)."""

@@ -51,3 +51,13 @@ def test_a_peek_leaves_the_record_kept():
     assert cache.peek("a", record("a", rng=1).encode()) is None  # other bytes: not this record
     assert cache.peek("a", kept.encode()) is kept
     assert cache.take("a", kept.encode()) is kept                  # still there after both peeks
+
+
+def test_a_record_given_back_is_kept_unless_a_newer_one_was_meanwhile():
+    cache, older, newer = RecordCache(), record("a"), record("a", rng=1)
+    cache.give_back(older, older.encode())
+    assert cache.take("a", older.encode()) is older
+    cache.put(newer, newer.encode())                # written while `older` was out
+    cache.give_back(older, older.encode())
+    assert cache.take("a", older.encode()) is None  # the newer one stays
+    assert RecordCache(size=0).give_back(older, older.encode()) is None

@@ -49,18 +49,26 @@ class WhatTheHeck(Game):
     def setup(self, players: int, options: dict[str, Any], rng: Rng,
               arrangement: dict[str, Any] | None) -> State:
         """`arrangement` may fix `prizes` (the pile, top first), and with two
-        players `removed` (three number cards per seat) and `removed_prizes`."""
+        players `removed` (three number cards per seat) and `removed_prizes`
+        (three prize cards). Fixed cards must add up to the game's deck:
+        ValueError otherwise."""
         arrangement = arrangement or {}
+        if players != 2 and {"removed", "removed_prizes"} & arrangement.keys():
+            raise ValueError("only a two-player game removes cards")
+        given_removed = arrangement.get("removed_prizes")
         if "prizes" in arrangement:
             prizes = list(arrangement["prizes"])
         else:
-            prizes = list(PRIZE_CARDS)
+            prizes = [c for c in PRIZE_CARDS if given_removed is None or c not in given_removed]
             rng.shuffle(prizes)
         hands = [list(NUMBER_CARDS) for _ in range(players)]
         state: State = {"players": players, "hidden_winnings": options["hidden_winnings"]}
         if players == 2:
             if "removed" in arrangement:
                 removed = [sorted(cards) for cards in arrangement["removed"]]
+                if len(removed) != 2 or any(len(set(out)) != TWO_PLAYER_REMOVED
+                                            or not set(out) <= set(NUMBER_CARDS) for out in removed):
+                    raise ValueError(f"`removed` holds {TWO_PLAYER_REMOVED} distinct number cards per seat")
             else:
                 removed = []
                 for _ in range(players):
@@ -68,14 +76,21 @@ class WhatTheHeck(Game):
                     rng.shuffle(cards)
                     removed.append(sorted(cards[:TWO_PLAYER_REMOVED]))
             hands = [[c for c in NUMBER_CARDS if c not in out] for out in removed]
-            if "removed_prizes" in arrangement:
-                removed_prizes = list(arrangement["removed_prizes"])
+            if given_removed is not None:
+                removed_prizes = list(given_removed)
             elif "prizes" in arrangement:
                 removed_prizes = [c for c in PRIZE_CARDS if c not in prizes]
             else:
                 removed_prizes, prizes = prizes[:TWO_PLAYER_REMOVED], prizes[TWO_PLAYER_REMOVED:]
+            if len(removed_prizes) != TWO_PLAYER_REMOVED:
+                raise ValueError(f"a two-player game sets {TWO_PLAYER_REMOVED} prize cards aside")
             state["removed"] = removed
             state["removed_prizes"] = removed_prizes
+        else:
+            removed_prizes = []
+        if sorted(prizes + removed_prizes) != sorted(PRIZE_CARDS):
+            raise ValueError("the prize pile (and, with two players, the removed prizes) must be "
+                             "the 15 prize cards, each once")
         state.update(
             rounds=len(prizes),
             hands=hands,

@@ -289,3 +289,31 @@ def test_a_seat_never_sees_pending_bids_or_the_pile(players, hidden, seed, data)
     if "bids_revealed" in events_a[-1].public or any("bids_revealed" in e.public for e in events_a):
         return  # that bid completed the round: everything is revealed now, as it should be
     harness.assert_same_for(GAME, viewer, state, twin, events_a, events_b)
+
+
+@pytest.mark.parametrize("players, arrangement", [
+    (2, {"removed_prizes": [-3, -4, -5]}),                  # the rest shuffled: 12 rounds
+    (2, {"prizes": list(range(1, 11)) + [-1, -2]}),         # the other three set aside
+])
+def test_a_partly_fixed_two_player_deal_sets_the_rest_aside(players, arrangement):
+    state, _ = harness.start(GAME, players, arrangement=arrangement)
+    assert state["rounds"] == 12 and len(state["prizes"]) + len(state["pot"]) == 12
+    assert sorted(state["prizes"] + state["pot"] + state["removed_prizes"]) == sorted(PRIZE_CARDS)
+    final = harness.random_playout(GAME, players, arrangement=arrangement)
+    assert GAME.outcome(final) is not None and len(final["history"]) == 12
+
+
+@pytest.mark.parametrize("players, arrangement", [
+    (2, {"prizes": list(PRIZE_CARDS)}),                                  # nothing set aside
+    (2, {"prizes": list(range(1, 11)) + [-1, -2], "removed_prizes": [-3, -4, -1]}),
+    (2, {"removed": [[1, 2, 3], [4, 5]]}),
+    (2, {"removed": [[1, 2, 3], [4, 4, 5]]}),
+    (2, {"removed": [[1, 2, 16], [4, 5, 6]]}),
+    (3, {"prizes": [1, 2, 3]}),                                           # a short pile
+    (3, {"prizes": list(PRIZE_CARDS[:-1]) + [1]}),                        # a card twice
+    (4, {"removed_prizes": [-3, -4, -5]}),                                # only two players remove
+    (4, {"removed": [[1, 2, 3]] * 4}),
+])
+def test_a_fixed_deal_that_is_not_the_games_deck_is_refused(players, arrangement):
+    with pytest.raises(ValueError):
+        harness.start(GAME, players, arrangement=arrangement)

@@ -15,6 +15,7 @@ from redis.crc import key_slot
 from parlor.v1 import parlor_pb2 as pb
 from service import metrics
 from service.config import Settings
+from service.errors import ParlorError
 from service.matches import Matches
 from service.store import MatchStore, connect, keys
 
@@ -172,4 +173,34 @@ def test_replicas_never_act_on_a_record_another_wrote_since(stack, kept):
         assert together == alone
         counted = {r: metrics.RECORDS.labels(r)._value.get() - before[r] for r in before}
         assert counted["miss"] > 0 and (counted["hit"] > 0) == (kept > 0), counted
+    asyncio.run(scenario())
+
+
+def test_a_refused_action_leaves_the_record_kept(stack):
+    """An illegal move, a stale expectedVersion or a replayed request changes
+    nothing, so the decoded record stays kept for the next action."""
+    async def scenario():
+        store = MatchStore(connect(stack.redis.url))
+        matches = Matches(store, Settings(allow_fixed_seed=True))
+        match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2, seed="refusals"))
+        tokens = [(await matches.join(pb.JoinMatchRequest(match_id=match.match_id, name=f"p{i}"))).token
+                  for i in range(2)]
+        hand = list((await matches.get(match.match_id, tokens[0])).what_the_heck.hand)
+
+        def bid(card, **fields):
+            return pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": card}},
+                                          **fields)
+        await matches.submit(bid(hand[0], idempotency_key="k"), tokens[0])
+        refusals = [bid(hand[1], expected_version=0),                # stale
+                    bid(hand[0], idempotency_key="k"),               # a replay: answered, not applied
+                    bid(99)]                                         # illegal (not in hand)
+        for request in refusals:
+            before = {r: metrics.RECORDS.labels(r)._value.get() for r in ("hit", "miss")}
+            try:
+                await matches.submit(request, tokens[0])
+            except ParlorError:
+                pass
+            counted = {r: metrics.RECORDS.labels(r)._value.get() - before[r] for r in before}
+            assert counted == {"hit": 1, "miss": 0}, (request, counted)
+        await store.redis.aclose()
     asyncio.run(scenario())
