@@ -42,6 +42,16 @@ def bearer_token(metadata) -> str | None:
     return None
 
 
+def _no_idempotency_metadata(metadata) -> None:
+    """The idempotency key travels in the request's `idempotency_key` field.
+    Metadata `idempotency-key` is refused rather than ignored: ignored, a retry
+    the caller believes safe would be applied twice."""
+    for key, _ in metadata:
+        if key == "idempotency-key":
+            raise ParlorError("INVALID_IDEMPOTENCY_KEY", "Send the idempotency key in the request's "
+                              "idempotency_key field; metadata idempotency-key is not read.")
+
+
 class Malformed:
     """A request whose bytes did not decode as its message (not protobuf, a
     string that is not UTF-8). It reaches the method so that the caller gets
@@ -191,7 +201,10 @@ class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
 
     @rpc
     async def SubmitAction(self, request, metadata):
-        return await self.matches.submit(request, bearer_token(metadata))
+        token = bearer_token(metadata)
+        if token:  # else Matches.submit names the missing token first
+            _no_idempotency_metadata(metadata)
+        return await self.matches.submit(request, token)
 
     @rpc
     async def ListEvents(self, request, metadata):
