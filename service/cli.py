@@ -3,6 +3,7 @@
     parlor dev       service + gateway on this machine; an embedded Redis unless REDIS_URL is set
     parlor service   the gRPC rules service
     parlor gateway   the REST gateway under gunicorn
+    parlor bot ID    bots take a match's open seats and play them to the end
 """
 
 from __future__ import annotations
@@ -26,7 +27,18 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("dev", help="run service, gateway and (unless REDIS_URL is set) an embedded Redis")
     sub.add_parser("service", help="run the gRPC rules service (needs REDIS_URL)")
     sub.add_parser("gateway", help="run the REST gateway under gunicorn")
-    command = parser.parse_args(argv).command
+    bot = sub.add_parser("bot", help="bots take open seats of a match (on the service at "
+                                     "PARLOR_SERVICE_TARGET) and play them to the end")
+    bot.add_argument("match_id")
+    bot.add_argument("--seats", type=int, default=None, help="how many open seats to take (default: all)")
+    bot.add_argument("--name", default="Bot", help="the bots' seat name (numbered when several)")
+    bot.add_argument("--seed", default=None, help="makes the bots' choices repeatable")
+    args = parser.parse_args(argv)
+    command = args.command
+    if command == "bot":
+        from .bots import run
+        sys.exit(run(Settings.from_env().service_target, args.match_id, args.seats, args.name, args.seed,
+                     out=lambda line: print(line, flush=True)))
     if command == "service":
         from .server import main as serve
         serve()

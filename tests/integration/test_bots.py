@@ -1,0 +1,81 @@
+"""Bots against the real service: `parlor bot` takes open seats over gRPC, with
+only its seats' tokens, and plays them to the end beside people on REST."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+from parlor.v1 import parlor_pb2 as pb
+from service.bots import RandomBot
+
+pytestmark = pytest.mark.integration
+
+
+def parlor_bot(*args: str) -> list[str]:
+    return [sys.executable, "-m", "service.cli", "bot", *args]
+
+
+def run_bot(stack, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
+    return subprocess.run(parlor_bot(*args), env=stack.process_env(), capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("game, players", [
+    ("what_the_heck", 3), ("hi_fu", 4), ("heul_doch", 3), ("whatever", 2), ("heck", 2)])
+def test_bots_fill_every_seat_and_play_any_game_to_the_end(stack, stub, game, players):
+    match = stub.CreateMatch(pb.CreateMatchRequest(game=game, players=players))
+    done = run_bot(stack, match.match_id, "--seed", "bots")
+    assert done.returncode == 0, done.stdout + done.stderr
+    final = stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id))
+    assert final.status == pb.FINISHED and len(final.result.scores) == players
+    assert [seat.name for seat in final.seats] == [f"Bot {n + 1}" for n in range(players)]
+    assert f"scores {list(final.result.scores)}" in done.stdout
+
+
+def test_a_person_plays_over_rest_against_bots(stack, rest):
+    created = rest.post("/v1/matches", {"game": "what_the_heck", "players": 3})
+    match_id = created.body["matchId"]
+    token = rest.post(f"/v1/matches/{match_id}/seats", {"name": "Ann"}).body["token"]
+    bots = subprocess.Popen(parlor_bot(match_id, "--name", "Robo"), env=stack.process_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        chooser, deadline, status = random.Random(1), time.monotonic() + 120, "WAITING"
+        while status != "FINISHED":
+            assert time.monotonic() < deadline, "the match did not end"
+            actions = rest.get(f"/v1/matches/{match_id}/legal-actions", token=token).body["actions"]
+            if actions:
+                reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": chooser.choice(actions)},
+                                  token=token)
+                assert reply.status == 200, reply.body
+            else:
+                time.sleep(0.02)  # the bots' turn
+            status = rest.get(f"/v1/matches/{match_id}").body["status"]
+        output, _ = bots.communicate(timeout=60)
+    finally:
+        bots.kill()
+    assert bots.returncode == 0, output
+    final = rest.get(f"/v1/matches/{match_id}").body
+    assert [seat["name"] for seat in final["seats"]] == ["Ann", "Robo 1", "Robo 2"]
+    assert len(final["whatTheHeck"]["seats"][0]["played"]) == 15
+
+
+def test_a_bot_says_what_went_wrong(stack, stub):
+    unknown = run_bot(stack, "a" * 24)
+    assert unknown.returncode == 1 and "MATCH_NOT_FOUND" in unknown.stdout
+    match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+    too_many = run_bot(stack, match.match_id, "--seats", "3")
+    assert too_many.returncode == 2 and "has 2 open seat(s); asked for 3" in too_many.stdout
+    assert stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).version == 0  # nobody joined
+
+
+def test_a_random_bot_chooses_among_the_legal_actions_repeatably():
+    actions = [pb.Action(what_the_heck={"bid": n}) for n in range(1, 16)]
+    one, other = RandomBot("s"), RandomBot("s")
+    picks = [one.choose(pb.Match(), actions) for _ in range(20)]
+    assert picks == [other.choose(pb.Match(), actions) for _ in range(20)]
+    assert all(pick in actions for pick in picks) and len({p.what_the_heck.bid for p in picks}) > 1
