@@ -158,51 +158,68 @@ def _cancel_on(stop: threading.Event, stream) -> None:
 def run(target: str, match_id: str, seats: int | None, name: str, seed: str | None,
         out: Callable[[str], None] = print) -> int:
     """`parlor bot`: joins `seats` open seats (None: every open one) and plays
-    them to the end; the exit code (0 when the match finished)."""
+    them to the end; returns the exit code (0 when the match is over)."""
     with grpc.insecure_channel(target) as channel:
         stub = parlor_pb2_grpc.ParlorStub(channel)
+        joined = _join_seats(stub, match_id, seats, name, out)
+        if isinstance(joined, int):
+            return joined
+        return _play_seats(stub, match_id, joined, seed, out)
+
+
+def _join_seats(stub: parlor_pb2_grpc.ParlorStub, match_id: str, seats: int | None, name: str,
+                out: Callable[[str], None]) -> list[pb.JoinMatchResponse] | int:
+    """The seats the bots took, or an exit code when they took none."""
+    try:
+        match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id))
+    except BotError as err:
+        out(f"parlor bot: {err}")
+        return 1
+    open_seats = sum(not seat.joined for seat in match.seats)
+    wanted = open_seats if seats is None else seats
+    if wanted < 1 or wanted > open_seats:
+        out(f"parlor bot: match {match_id} has {open_seats} open seat(s); asked for {wanted}")
+        return 2
+    joined: list[pb.JoinMatchResponse] = []
+    for n in range(wanted):
+        label = name if wanted == 1 else f"{name} {n + 1}"
         try:
-            match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id))
-            open_seats = sum(not seat.joined for seat in match.seats)
-            wanted = open_seats if seats is None else seats
-            if wanted < 1 or wanted > open_seats:
-                out(f"parlor bot: match {match_id} has {open_seats} open seat(s); asked for {wanted}")
-                return 2
-            joined = []
-            for n in range(wanted):
-                label = name if wanted == 1 else f"{name} {n + 1}"
-                joined.append(join(stub, match_id, label))
-                out(f"parlor bot: {label} took seat {joined[-1].seat}")
+            joined.append(join(stub, match_id, label))
+        except BotError as err:  # e.g. somebody took the seat meanwhile
+            out(f"parlor bot: {label} could not join: {err}")
+            break  # the bots already seated still play theirs
+        out(f"parlor bot: {label} took seat {joined[-1].seat}")
+    return joined or 1
+
+
+def _play_seats(stub: parlor_pb2_grpc.ParlorStub, match_id: str, joined: list[pb.JoinMatchResponse],
+                seed: str | None, out: Callable[[str], None]) -> int:
+    """Plays every joined seat in a thread of its own, to the end of the match."""
+    stop, failures, finals = threading.Event(), [], {}
+
+    def play(seat: int, token: str) -> None:
+        try:
+            policy = RandomBot(f"{seed}/{seat}" if seed else None)
+            finals[seat] = play_seat(stub, match_id, token, policy, stop)
         except BotError as err:
-            out(f"parlor bot: {err}")
-            return 1
-        stop, failures, finals = threading.Event(), [], {}
+            failures.append(f"seat {seat}: {err}")
+            stop.set()  # the others stop too
 
-        def play(seat: int, token: str) -> None:
-            try:
-                finals[seat] = play_seat(stub, match_id, token, RandomBot(f"{seed}/{seat}" if seed else None),
-                                         stop)
-            except BotError as err:
-                failures.append(f"seat {seat}: {err}")
-                stop.set()
-
-        threads = [threading.Thread(target=play, args=(j.seat, j.token), daemon=True) for j in joined]
+    threads = [threading.Thread(target=play, args=(j.seat, j.token), daemon=True) for j in joined]
+    for thread in threads:
+        thread.start()
+    try:
         for thread in threads:
-            thread.start()
-        try:
-            for thread in threads:
-                while thread.is_alive():
-                    thread.join(0.5)
-        except KeyboardInterrupt:
-            stop.set()
-            out("parlor bot: stopped")
-            return 130
-        for failure in failures:
-            out(f"parlor bot: {failure}")
-        if failures:
-            return 1
-        final = next(iter(finals.values()))
-        if final.status != pb.FINISHED:
-            return 1
-        out(f"parlor bot: match over; scores {list(final.result.scores)}, winners {list(final.result.winners)}")
-        return 0
+            while thread.is_alive():
+                thread.join(0.5)
+    except KeyboardInterrupt:
+        stop.set()
+        out("parlor bot: stopped")
+        return 130
+    for failure in failures:
+        out(f"parlor bot: {failure}")
+    final = next(iter(finals.values()), None)
+    if failures or final is None or final.status != pb.FINISHED:
+        return 1
+    out(f"parlor bot: match over; scores {list(final.result.scores)}, winners {list(final.result.winners)}")
+    return 0

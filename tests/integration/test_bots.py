@@ -11,7 +11,7 @@ import time
 import pytest
 
 from parlor.v1 import parlor_pb2 as pb
-from service.bots import RandomBot
+from service.bots import RandomBot, _join_seats
 
 pytestmark = pytest.mark.integration
 
@@ -79,3 +79,22 @@ def test_a_random_bot_chooses_among_the_legal_actions_repeatably():
     picks = [one.choose(pb.Match(), actions) for _ in range(20)]
     assert picks == [other.choose(pb.Match(), actions) for _ in range(20)]
     assert all(pick in actions for pick in picks) and len({p.what_the_heck.bid for p in picks}) > 1
+
+
+def test_bots_that_lose_a_seat_to_somebody_else_still_play_theirs(stub):
+    """A person may take a seat between the bots' look at the match and their joins."""
+    match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=3))
+
+    class Racing:
+        def __getattr__(self, name):
+            return getattr(stub, name)
+
+        def GetMatch(self, request, **kwargs):
+            view = stub.GetMatch(request, **kwargs)
+            stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name="Eve"))
+            return view
+
+    said = []
+    joined = _join_seats(Racing(), match.match_id, None, "Bot", said.append)
+    assert [j.seat for j in joined] == [1, 2]
+    assert "Bot 3 could not join: MATCH_FULL" in said[-1]
