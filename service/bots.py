@@ -28,6 +28,10 @@ from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
 
 RPC_TIMEOUT = 10.0  # seconds, for every unary call
+RETRIES = 5  # more tries of a safe call while the service is unreachable (0.25 s, doubling)
+STREAM_RETRIES = 30  # live streams cut in a row (a second apart) before a bot gives up
+RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection attempts
+_TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
 class Policy(Protocol):
@@ -65,11 +69,19 @@ def error_code(err: grpc.RpcError) -> str:
     return code.name if code is not None else "UNKNOWN"
 
 
-def _call(method: Callable, request, **kwargs):
-    try:
-        return method(request, timeout=RPC_TIMEOUT, **kwargs)
-    except grpc.RpcError as err:
-        raise BotError(error_code(err), err.details() if isinstance(err, grpc.Call) else str(err)) from None
+def _call(method: Callable, request, metadata=(), retry: bool = False):
+    """One unary call. `retry`: the call is safe to repeat (a read, or an action
+    under an idempotency key), so while the service is unreachable (a restart,
+    a drain) it is tried again, for about 8 s in all."""
+    for attempt in range(RETRIES + 1 if retry else 1):
+        try:
+            return method(request, timeout=RPC_TIMEOUT, metadata=metadata)
+        except grpc.RpcError as err:
+            status = err.code() if isinstance(err, grpc.Call) else None
+            if status not in _TRANSIENT or not retry or attempt == RETRIES:
+                raise BotError(error_code(err), err.details() if isinstance(err, grpc.Call) else str(err)) from None
+        time.sleep(0.25 * 2 ** attempt)
+    raise AssertionError("unreachable")
 
 
 def join(stub: parlor_pb2_grpc.ParlorStub, match_id: str, name: str) -> pb.JoinMatchResponse:
@@ -87,37 +99,22 @@ def play_seat(stub: parlor_pb2_grpc.ParlorStub, match_id: str, token: str, polic
     for _ in _news(stub, match_id, metadata, stop):
         while not stop.is_set():
             listed = _call(stub.ListLegalActions, pb.ListLegalActionsRequest(match_id=match_id),
-                           metadata=metadata)
+                           metadata, retry=True)
             if not listed.actions:
                 break
-            view = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), metadata=metadata)
+            view = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), metadata, retry=True)
             if view.version != listed.version:
                 continue  # somebody acted in between: list again
             request = pb.SubmitActionRequest(
                 match_id=match_id, action=policy.choose(view, listed.actions),
                 expected_version=listed.version, idempotency_key=f"bot-{listed.version}")
-            try:
-                _submit(stub, request, metadata)
+            try:  # under its key a repeated post is applied at most once
+                _call(stub.SubmitAction, request, metadata, retry=True)
             except BotError as err:
                 if err.code not in ("STALE_VERSION", "CONFLICT"):
                     raise
                 # another seat acted first: list again
-    return _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), metadata=metadata)
-
-
-def _submit(stub: parlor_pb2_grpc.ParlorStub, request: pb.SubmitActionRequest, metadata,
-            attempts: int = 3) -> pb.SubmitActionResponse:
-    """Posts the action; when the answer is lost (UNAVAILABLE, DEADLINE_EXCEEDED)
-    posts it again under the same idempotency key, which the service applies
-    at most once."""
-    for attempt in range(attempts):
-        try:
-            return _call(stub.SubmitAction, request, metadata=metadata)
-        except BotError as err:
-            if err.code not in ("UNAVAILABLE", "DEADLINE_EXCEEDED") or attempt == attempts - 1:
-                raise
-            time.sleep(0.5 * (attempt + 1))
-    raise AssertionError("unreachable")
+    return _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), metadata, retry=True)
 
 
 def _news(stub: parlor_pb2_grpc.ParlorStub, match_id: str, metadata, stop: threading.Event) -> Iterator[None]:
@@ -125,13 +122,14 @@ def _news(stub: parlor_pb2_grpc.ParlorStub, match_id: str, metadata, stop: threa
     (new events, or a keep-alive), until the match is over or `stop` is set;
     reopens the live stream when the service ends it early."""
     yield None
-    after = 0
+    after, cuts = 0, 0
     while not stop.is_set():
         stream = stub.WatchEvents(pb.WatchEventsRequest(match_id=match_id, after=after), metadata=metadata)
         watcher = threading.Thread(target=_cancel_on, args=(stop, stream), daemon=True)
         watcher.start()
         try:
             for message in stream:
+                cuts = 0
                 if message.events:
                     after = message.events[-1].number
                 if message.end:
@@ -140,9 +138,10 @@ def _news(stub: parlor_pb2_grpc.ParlorStub, match_id: str, metadata, stop: threa
         except grpc.RpcError as err:
             if stop.is_set():
                 return
-            if err.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            cuts += 1
+            if err.code() not in _TRANSIENT or cuts > STREAM_RETRIES:
                 raise BotError(error_code(err), err.details()) from None
-            # the stream was cut (a service restart, a drain): open another
+            stop.wait(1.0)  # the stream was cut (a restart, a drain): open another soon
         finally:
             stream.cancel()
 
@@ -159,7 +158,10 @@ def run(target: str, match_id: str, seats: int | None, name: str, seed: str | No
         out: Callable[[str], None] = print) -> int:
     """`parlor bot`: joins `seats` open seats (None: every open one) and plays
     them to the end; returns the exit code (0 when the match is over)."""
-    with grpc.insecure_channel(target) as channel:
+    options = [("grpc.initial_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
+               ("grpc.min_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
+               ("grpc.max_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[1])]
+    with grpc.insecure_channel(target, options=options) as channel:
         stub = parlor_pb2_grpc.ParlorStub(channel)
         joined = _join_seats(stub, match_id, seats, name, out)
         if isinstance(joined, int):
@@ -171,7 +173,7 @@ def _join_seats(stub: parlor_pb2_grpc.ParlorStub, match_id: str, seats: int | No
                 out: Callable[[str], None]) -> list[pb.JoinMatchResponse] | int:
     """The seats the bots took, or an exit code when they took none."""
     try:
-        match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id))
+        match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), retry=True)
     except BotError as err:
         out(f"parlor bot: {err}")
         return 1

@@ -8,10 +8,13 @@ import subprocess
 import sys
 import time
 
+import grpc
 import pytest
 
 from parlor.v1 import parlor_pb2 as pb
 from service.bots import RandomBot, _join_seats
+
+from ..support import Stack, auth
 
 pytestmark = pytest.mark.integration
 
@@ -98,3 +101,46 @@ def test_bots_that_lose_a_seat_to_somebody_else_still_play_theirs(stub):
     joined = _join_seats(Racing(), match.match_id, None, "Bot", said.append)
     assert [j.seat for j in joined] == [1, 2]
     assert "Bot 3 could not join: MATCH_FULL" in said[-1]
+
+
+def test_a_bot_plays_on_across_a_service_restart():
+    stack = Stack(env={"PARLOR_DRAIN_SECONDS": "1"}, gateway=False).start()
+    bots = None
+    try:
+        channel = stack.channel()
+        person = stack.stub(channel)
+        match = person.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+        token = person.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name="Ann")).token
+        bots = subprocess.Popen(parlor_bot(match.match_id), env=stack.process_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        chooser, played = random.Random(2), 0
+        deadline = time.monotonic() + 120
+        while True:
+            assert time.monotonic() < deadline, "the match did not end"
+            try:
+                listed = person.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
+                                                 metadata=auth(token))
+            except grpc.RpcError:
+                time.sleep(0.1)  # the service is coming back
+                continue
+            if listed.actions:
+                person.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id,
+                                                           action=chooser.choice(listed.actions)),
+                                    metadata=auth(token))
+                played += 1
+                if played == 4:  # mid-match: the service goes away for a while and comes back
+                    assert stack.stop_process("service") == 0
+                    time.sleep(2)
+                    stack.start_service()
+            elif person.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).status == pb.FINISHED:
+                break
+            else:
+                time.sleep(0.02)  # the bot's turn
+        output, _ = bots.communicate(timeout=60)
+        assert bots.returncode == 0, output
+        assert played == 12
+        channel.close()
+    finally:
+        if bots is not None:
+            bots.kill()
+        stack.stop()
