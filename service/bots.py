@@ -28,10 +28,11 @@ from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
 
 RPC_TIMEOUT = 10.0  # seconds, for every unary call
-RETRIES = 5  # more tries of a safe call while the service is unreachable (0.25 s, doubling)
+RETRIES = 15  # more tries of a safe call while the service is unreachable (~25 s in all)
 STREAM_RETRIES = 30  # live streams cut in a row (a second apart) before a bot gives up
 RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection attempts
-_TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+# what a call meets while the service restarts or drains (CANCELLED: it reached a stopping server)
+_TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
 
 
 class Policy(Protocol):
@@ -72,7 +73,7 @@ def error_code(err: grpc.RpcError) -> str:
 def _call(method: Callable, request, metadata=(), retry: bool = False):
     """One unary call. `retry`: the call is safe to repeat (a read, or an action
     under an idempotency key), so while the service is unreachable (a restart,
-    a drain) it is tried again, for about 8 s in all."""
+    a drain) it is tried again, for about 25 s in all."""
     for attempt in range(RETRIES + 1 if retry else 1):
         try:
             return method(request, timeout=RPC_TIMEOUT, metadata=metadata)
@@ -80,7 +81,7 @@ def _call(method: Callable, request, metadata=(), retry: bool = False):
             status = err.code() if isinstance(err, grpc.Call) else None
             if status not in _TRANSIENT or not retry or attempt == RETRIES:
                 raise BotError(error_code(err), err.details() if isinstance(err, grpc.Call) else str(err)) from None
-        time.sleep(0.25 * 2 ** attempt)
+        time.sleep(min(0.25 * 2 ** attempt, 2.0))
     raise AssertionError("unreachable")
 
 
