@@ -27,26 +27,32 @@ from grpc_status import rpc_status
 from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
 
-RPC_TIMEOUT = 10.0  # seconds, for every unary call
-RETRIES = 15  # more tries of a safe call while the service is unreachable (~25 s in all)
-STREAM_RETRIES = 30  # live streams cut in a row (a second apart) before a bot gives up
+RPC_TIMEOUT = 10.0        # seconds, for every unary call
+RETRY_SECONDS = 25.0      # how long a safe call is tried again while the service is unreachable
+STREAM_RETRIES = 30       # live streams failing in a row (a second apart) before a bot gives up
+STREAM_LIVED = 5.0        # seconds a stream must have run for its failure not to count as "in a row"
 RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection attempts
-# what a call meets while the service restarts or drains (CANCELLED: it reached a stopping server)
+# What a call meets while the service restarts or drains (CANCELLED: it reached
+# a stopping server); a live stream may also be refused for a moment
+# (RESOURCE_EXHAUSTED: every client of a restarted replica reconnects at once).
 _TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
+_TRANSIENT_STREAM = _TRANSIENT + (grpc.StatusCode.RESOURCE_EXHAUSTED,)
+_GIVE_UP = ("SEAT_TAKEN", "MATCH_FULL")  # join refusals after which the seated bots play on
 
 
 class Policy(Protocol):
-    def choose(self, view: pb.Match, actions: Sequence[pb.Action]) -> pb.Action:
-        """One of `actions` (never empty), given the seat's own view."""
+    def choose(self, actions: Sequence[pb.Action], view: Callable[[], pb.Match]) -> pb.Action:
+        """One of `actions` (never empty). `view()` reads the seat's own view,
+        for policies that look at it (a call to the service)."""
 
 
 class RandomBot:
-    """Any legal action, uniformly; the same seed makes the same choices."""
+    """Any legal action, uniformly, from a generator seeded with `seed`."""
 
     def __init__(self, seed: int | str | None = None) -> None:
         self._random = random.Random(seed)
 
-    def choose(self, view: pb.Match, actions: Sequence[pb.Action]) -> pb.Action:
+    def choose(self, actions: Sequence[pb.Action], view: Callable[[], pb.Match]) -> pb.Action:
         return self._random.choice(actions)
 
 
@@ -70,67 +76,76 @@ def error_code(err: grpc.RpcError) -> str:
     return code.name if code is not None else "UNKNOWN"
 
 
-def _call(method: Callable, request, metadata=(), retry: bool = False):
-    """One unary call. `retry`: the call is safe to repeat (a read, or an action
-    under an idempotency key), so while the service is unreachable (a restart,
-    a drain) it is tried again, for about 25 s in all."""
-    for attempt in range(RETRIES + 1 if retry else 1):
+def _call(method: Callable, request, metadata=(), stop: threading.Event | None = None):
+    """One unary call. With `stop`, the call is one that is safe to repeat (a
+    read, or an action under an idempotency key): while the service is
+    unreachable (a restart, a drain) it is tried again for RETRY_SECONDS, with
+    waits doubling from 0.25 s to 2 s, unless `stop` is set meanwhile."""
+    give_up = time.monotonic() + RETRY_SECONDS
+    wait = 0.25
+    while True:
         try:
             return method(request, timeout=RPC_TIMEOUT, metadata=metadata)
         except grpc.RpcError as err:
             status = err.code() if isinstance(err, grpc.Call) else None
-            if status not in _TRANSIENT or not retry or attempt == RETRIES:
-                raise BotError(error_code(err), err.details() if isinstance(err, grpc.Call) else str(err)) from None
-        time.sleep(min(0.25 * 2 ** attempt, 2.0))
-    raise AssertionError("unreachable")
+            if stop is None or status not in _TRANSIENT or time.monotonic() + wait > give_up \
+                    or stop.wait(wait):
+                raise BotError(error_code(err), err.details() if isinstance(err, grpc.Call) else str(err)) \
+                    from None
+        wait = min(wait * 2, 2.0)
 
 
 def join(stub: parlor_pb2_grpc.ParlorStub, match_id: str, name: str) -> pb.JoinMatchResponse:
-    """Takes the lowest open seat of the match."""
+    """Takes the lowest open seat of the match. Not repeated when the answer
+    is lost: a second join would take a second seat."""
     return _call(stub.JoinMatch, pb.JoinMatchRequest(match_id=match_id, name=name))
 
 
 def play_seat(stub: parlor_pb2_grpc.ParlorStub, match_id: str, token: str, policy: Policy,
-              stop: threading.Event | None = None) -> pb.Match:
-    """Plays the token's seat until the match is over (or `stop` is set) and
-    returns the seat's last view. The bot acts whenever its seat has legal
-    actions, and otherwise waits on the match's live events."""
+              stop: threading.Event | None = None) -> pb.Match | None:
+    """Plays the token's seat until the match is over and returns the seat's
+    last view (None if `stop` was set first). The bot acts whenever its seat
+    has legal actions, and otherwise waits on the match's live events."""
     metadata = (("authorization", f"Bearer {token}"),)
     stop = stop or threading.Event()
+
+    def view() -> pb.Match:
+        return _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), metadata, stop)
+
     for _ in _news(stub, match_id, metadata, stop):
         while not stop.is_set():
             listed = _call(stub.ListLegalActions, pb.ListLegalActionsRequest(match_id=match_id),
-                           metadata, retry=True)
+                           metadata, stop)
             if not listed.actions:
                 break
-            view = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), metadata, retry=True)
-            if view.version != listed.version:
-                continue  # somebody acted in between: list again
             request = pb.SubmitActionRequest(
-                match_id=match_id, action=policy.choose(view, listed.actions),
+                match_id=match_id, action=policy.choose(listed.actions, view),
                 expected_version=listed.version, idempotency_key=f"bot-{listed.version}")
             try:  # under its key a repeated post is applied at most once
-                _call(stub.SubmitAction, request, metadata, retry=True)
+                _call(stub.SubmitAction, request, metadata, stop)
             except BotError as err:
                 if err.code not in ("STALE_VERSION", "CONFLICT"):
                     raise
                 # another seat acted first: list again
-    return _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), metadata, retry=True)
+    return None if stop.is_set() else view()
 
 
 def _news(stub: parlor_pb2_grpc.ParlorStub, match_id: str, metadata, stop: threading.Event) -> Iterator[None]:
     """Yields once at the start and then whenever the seat hears something
-    (new events, or a keep-alive), until the match is over or `stop` is set;
-    reopens the live stream when the service ends it early."""
+    (new events, or a keep-alive), until the match is over or `stop` is set.
+    Reopens the live stream when the service ends it early (after a short
+    wait) or cuts it (a second later; STREAM_RETRIES failures in a row, each
+    within STREAM_LIVED of its opening, give up)."""
     yield None
-    after, cuts = 0, 0
+    after, failures = 0, 0
     while not stop.is_set():
+        opened = time.monotonic()
         stream = stub.WatchEvents(pb.WatchEventsRequest(match_id=match_id, after=after), metadata=metadata)
         watcher = threading.Thread(target=_cancel_on, args=(stop, stream), daemon=True)
         watcher.start()
+        pause = 0.1 + random.random() * 0.2  # spread the reopens of many bots
         try:
             for message in stream:
-                cuts = 0
                 if message.events:
                     after = message.events[-1].number
                 if message.end:
@@ -139,12 +154,13 @@ def _news(stub: parlor_pb2_grpc.ParlorStub, match_id: str, metadata, stop: threa
         except grpc.RpcError as err:
             if stop.is_set():
                 return
-            cuts += 1
-            if err.code() not in _TRANSIENT or cuts > STREAM_RETRIES:
+            failures = failures + 1 if time.monotonic() - opened < STREAM_LIVED else 1
+            if err.code() not in _TRANSIENT_STREAM or failures > STREAM_RETRIES:
                 raise BotError(error_code(err), err.details()) from None
-            stop.wait(1.0)  # the stream was cut (a restart, a drain): open another soon
+            pause = 1.0
         finally:
             stream.cancel()
+        stop.wait(pause)
 
 
 def _cancel_on(stop: threading.Event, stream) -> None:
@@ -158,55 +174,64 @@ def _cancel_on(stop: threading.Event, stream) -> None:
 def run(target: str, match_id: str, seats: int | None, name: str, seed: str | None,
         out: Callable[[str], None] = print) -> int:
     """`parlor bot`: joins `seats` open seats (None: every open one) and plays
-    them to the end; returns the exit code (0 when the match is over)."""
+    them to the end; returns the exit code: 0 when the match is over, 1 when a
+    call failed (or a join failed and left a seat it may hold unplayed), 2
+    without enough open seats, 130 when interrupted."""
     options = [("grpc.initial_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
                ("grpc.min_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
                ("grpc.max_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[1])]
     with grpc.insecure_channel(target, options=options) as channel:
         stub = parlor_pb2_grpc.ParlorStub(channel)
-        joined = _join_seats(stub, match_id, seats, name, out)
-        if isinstance(joined, int):
-            return joined
+        code, joined = _join_seats(stub, match_id, seats, name, out)
+        if code:
+            return code
         return _play_seats(stub, match_id, joined, seed, out)
 
 
 def _join_seats(stub: parlor_pb2_grpc.ParlorStub, match_id: str, seats: int | None, name: str,
-                out: Callable[[str], None]) -> list[pb.JoinMatchResponse] | int:
-    """The seats the bots took, or an exit code when they took none."""
+                out: Callable[[str], None]) -> tuple[int, list[pb.JoinMatchResponse]]:
+    """(0, the seats the bots took), or (an exit code, [])."""
     try:
-        match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), retry=True)
+        match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), stop=threading.Event())
     except BotError as err:
         out(f"parlor bot: {err}")
-        return 1
+        return 1, []
     open_seats = sum(not seat.joined for seat in match.seats)
     wanted = open_seats if seats is None else seats
     if wanted < 1 or wanted > open_seats:
         out(f"parlor bot: match {match_id} has {open_seats} open seat(s); asked for {wanted}")
-        return 2
+        return 2, []
     joined: list[pb.JoinMatchResponse] = []
     for n in range(wanted):
         label = name if wanted == 1 else f"{name} {n + 1}"
         try:
             joined.append(join(stub, match_id, label))
-        except BotError as err:  # e.g. somebody took the seat meanwhile
+        except BotError as err:
             out(f"parlor bot: {label} could not join: {err}")
-            break  # the bots already seated still play theirs
+            if err.code not in _GIVE_UP:  # the join may have taken a seat whose token was lost
+                if joined:
+                    out(f"parlor bot: seats {[j.seat for j in joined]} were taken and are not played")
+                return 1, []
+            if not joined:
+                return 1, []
+            break  # somebody took the seat meanwhile: the bots already seated play theirs
         out(f"parlor bot: {label} took seat {joined[-1].seat}")
-    return joined or 1
+    return 0, joined
 
 
 def _play_seats(stub: parlor_pb2_grpc.ParlorStub, match_id: str, joined: list[pb.JoinMatchResponse],
                 seed: str | None, out: Callable[[str], None]) -> int:
-    """Plays every joined seat in a thread of its own, to the end of the match."""
+    """Plays every joined seat in a thread of its own, to the end of the match;
+    when one seat fails, the others stop."""
     stop, failures, finals = threading.Event(), [], {}
 
     def play(seat: int, token: str) -> None:
         try:
             policy = RandomBot(f"{seed}/{seat}" if seed else None)
             finals[seat] = play_seat(stub, match_id, token, policy, stop)
-        except BotError as err:
-            failures.append(f"seat {seat}: {err}")
-            stop.set()  # the others stop too
+        except Exception as err:  # noqa: BLE001 (any failure ends the run, with its reason)
+            failures.append(f"seat {seat}: {err if isinstance(err, BotError) else repr(err)}")
+            stop.set()
 
     threads = [threading.Thread(target=play, args=(j.seat, j.token), daemon=True) for j in joined]
     for thread in threads:

@@ -5,8 +5,8 @@ transport: metadata in, status out). Methods that touch Redis are coroutines;
 the engines are plain functions, run between two awaits. Every write is read, validate, then one
 compare-and-set on the version; a loser of a race re-reads and re-validates.
 Nothing here keeps state between calls beyond a count of open event streams and
-the records this process wrote last (RecordCache), which are used only while Redis
-still holds exactly what they were written as.
+the records this process last wrote or refused to change (RecordCache), which are
+used only while Redis still holds exactly those bytes.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class Matches:
         # Event-stream reads in flight, by (match id, after, seat), with the notice
         # epoch they began in: streams that want the same page share one read.
         self._reads: dict[tuple[str, int, int | None], tuple[object, asyncio.Future]] = {}
-        # What this process wrote last, decoded, for the next call on the match.
+        # Decoded records this process last wrote (or refused to change), for the next call.
         self._records = RecordCache(settings.record_cache)
 
     # ---- games ---------------------------------------------------------------
@@ -130,17 +130,11 @@ class Matches:
         for _ in range(MAX_ATTEMPTS):
             stored, record = await self._fetch(request.match_id, reuse=True)
             version = stored.version
-            if record.status != pb.WAITING:
-                raise ParlorError("MATCH_FULL", "Every seat of this match is taken.")
-            if request.HasField("seat"):
-                seat = request.seat
-                if not 0 <= seat < record.players:
-                    raise ParlorError("INVALID_SEAT", f"Seats are numbered 0 to {record.players - 1}.",
-                                      seat=seat)
-                if record.names[seat] is not None:
-                    raise ParlorError("SEAT_TAKEN", f"Seat {seat} is taken.", seat=seat)
-            else:
-                seat = record.names.index(None)
+            try:
+                seat = _open_seat(record, request.seat if request.HasField("seat") else None)
+            except ParlorError:
+                self._records.give_back(record, stored.record)  # refused: the record is as stored
+                raise
             token = secrets.token_urlsafe(32)
             record.names[seat] = name
             record.token_hashes[seat] = token_hash(token)
@@ -528,6 +522,19 @@ def _game_info(game: Game) -> pb.GameInfo:
         options.append(info)
     return pb.GameInfo(id=game.id, title=game.title, min_players=game.min_players,
                        max_players=game.max_players, rules_version=game.rules_version, options=options)
+
+
+def _open_seat(record: Record, asked: int | None) -> int:
+    """The seat a join takes: `asked`, or the lowest open one."""
+    if record.status != pb.WAITING:
+        raise ParlorError("MATCH_FULL", "Every seat of this match is taken.")
+    if asked is None:
+        return record.names.index(None)
+    if not 0 <= asked < record.players:
+        raise ParlorError("INVALID_SEAT", f"Seats are numbered 0 to {record.players - 1}.", seat=asked)
+    if record.names[asked] is not None:
+        raise ParlorError("SEAT_TAKEN", f"Seat {asked} is taken.", seat=asked)
+    return asked
 
 
 def _result(outcome) -> dict[str, list[int]]:

@@ -61,8 +61,9 @@ class Record:
 
 
 class RecordCache:
-    """The records this process wrote last, decoded, so that the next call on a
-    match (an action, or a read between actions) skips decoding it again.
+    """The records this process wrote last (or read, for an action it refused),
+    decoded, so that the next call on a match (an action, or a read between
+    actions) skips decoding it again.
 
     An entry is only ever used for exactly the bytes it was encoded to: a
     record read from Redis is looked up together with those bytes, so a match
@@ -79,8 +80,8 @@ class RecordCache:
         self._entries: dict[str, tuple[bytes, Record]] = {}
 
     def take(self, match_id: str, data: bytes) -> Record | None:
-        """The record stored as `data`, if this process wrote it last, for the
-        caller to change (it is no longer kept); None otherwise."""
+        """The record stored as `data`, if it is the one kept, for the caller
+        to change (it is no longer kept); None otherwise."""
         return _same(self._entries.pop(match_id, None), data)
 
     def peek(self, match_id: str, data: bytes) -> Record | None:
@@ -89,10 +90,11 @@ class RecordCache:
         return _same(self._entries.get(match_id), data)
 
     def give_back(self, record: Record, data: bytes) -> None:
-        """Keeps a taken record that the taker left as stored (`data`: the
-        bytes it was read as), unless another record of its match has been
-        kept since (that one is newer)."""
-        if self.size and record.match_id not in self._entries:
+        """Keeps a record that its taker left as it was read (`data`: the bytes
+        it was read as), unless the one kept for its match meanwhile is as new
+        or newer (every write adds events, so the later record has more)."""
+        kept = self._entries.get(record.match_id)
+        if self.size and (kept is None or kept[1].last_event < record.last_event):
             self.put(record, data)
 
     def put(self, record: Record, data: bytes) -> None:

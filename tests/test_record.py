@@ -55,9 +55,14 @@ def test_a_peek_leaves_the_record_kept():
 
 def test_a_record_given_back_is_kept_unless_a_newer_one_was_meanwhile():
     cache, older, newer = RecordCache(), record("a"), record("a", rng=1)
+    newer.last_event = 1
     cache.give_back(older, older.encode())
     assert cache.take("a", older.encode()) is older
     cache.put(newer, newer.encode())                # written while `older` was out
     cache.give_back(older, older.encode())
-    assert cache.take("a", older.encode()) is None  # the newer one stays
+    assert cache.peek("a", newer.encode()) is newer  # the newer one stays
+    cache.take("a", newer.encode())
+    cache.give_back(older, older.encode())          # both out; the older comes back first...
+    cache.give_back(newer, newer.encode())          # ...and gives way to the newer
+    assert cache.take("a", newer.encode()) is newer
     assert RecordCache(size=0).give_back(older, older.encode()) is None

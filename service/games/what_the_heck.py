@@ -66,8 +66,8 @@ class WhatTheHeck(Game):
         if players == 2:
             if "removed" in arrangement:
                 removed = [sorted(cards) for cards in arrangement["removed"]]
-                if len(removed) != 2 or any(len(set(out)) != TWO_PLAYER_REMOVED
-                                            or not set(out) <= set(NUMBER_CARDS) for out in removed):
+                if len(removed) != 2 or any(len(out) != TWO_PLAYER_REMOVED
+                                            or not _distinct_cards(out, NUMBER_CARDS) for out in removed):
                     raise ValueError(f"`removed` holds {TWO_PLAYER_REMOVED} distinct number cards per seat")
             else:
                 removed = []
@@ -88,7 +88,8 @@ class WhatTheHeck(Game):
             state["removed_prizes"] = removed_prizes
         else:
             removed_prizes = []
-        if sorted(prizes + removed_prizes) != sorted(PRIZE_CARDS):
+        fixed = prizes + removed_prizes
+        if len(fixed) != len(PRIZE_CARDS) or not _distinct_cards(fixed, PRIZE_CARDS):
             raise ValueError("the prize pile (and, with two players, the removed prizes) must be "
                              "the 15 prize cards, each once")
         state.update(
@@ -217,6 +218,11 @@ class WhatTheHeck(Game):
 def _round_started(state: State) -> Event:
     pot = state["pot"]
     return Event({"round_started": {"round": state["round"], "turned": pot[-1], "pot": list(pot)}})
+
+
+def _distinct_cards(cards: list[Any], deck: tuple[int, ...]) -> bool:
+    """Whether `cards` are distinct cards of `deck` (whole numbers: True is not the 1)."""
+    return len(set(cards)) == len(cards) and all(type(c) is int and c in deck for c in cards)
 
 
 GAME = WhatTheHeck()

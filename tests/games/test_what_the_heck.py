@@ -309,8 +309,11 @@ def test_a_partly_fixed_two_player_deal_sets_the_rest_aside(players, arrangement
     (2, {"removed": [[1, 2, 3], [4, 5]]}),
     (2, {"removed": [[1, 2, 3], [4, 4, 5]]}),
     (2, {"removed": [[1, 2, 16], [4, 5, 6]]}),
+    (2, {"removed": [[1, 2, 3], [4, 5, 6, 6]]}),
+    (2, {"removed": [[True, 2, 3], [4, 5, 6]]}),
     (3, {"prizes": [1, 2, 3]}),                                           # a short pile
     (3, {"prizes": list(PRIZE_CARDS[:-1]) + [1]}),                        # a card twice
+    (3, {"prizes": [True] + list(PRIZE_CARDS[1:])}),                      # not a card
     (4, {"removed_prizes": [-3, -4, -5]}),                                # only two players remove
     (4, {"removed": [[1, 2, 3]] * 4}),
 ])

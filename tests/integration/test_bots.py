@@ -73,14 +73,16 @@ def test_a_bot_says_what_went_wrong(stack, stub):
     match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
     too_many = run_bot(stack, match.match_id, "--seats", "3")
     assert too_many.returncode == 2 and "has 2 open seat(s); asked for 3" in too_many.stdout
+    bad_name = run_bot(stack, match.match_id, "--seats", "1", "--name", "")
+    assert bad_name.returncode == 1 and "INVALID_NAME" in bad_name.stdout
     assert stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).version == 0  # nobody joined
 
 
 def test_a_random_bot_chooses_among_the_legal_actions_repeatably():
     actions = [pb.Action(what_the_heck={"bid": n}) for n in range(1, 16)]
     one, other = RandomBot("s"), RandomBot("s")
-    picks = [one.choose(pb.Match(), actions) for _ in range(20)]
-    assert picks == [other.choose(pb.Match(), actions) for _ in range(20)]
+    picks = [one.choose(actions, pb.Match) for _ in range(20)]
+    assert picks == [other.choose(actions, pb.Match) for _ in range(20)]
     assert all(pick in actions for pick in picks) and len({p.what_the_heck.bid for p in picks}) > 1
 
 
@@ -98,8 +100,8 @@ def test_bots_that_lose_a_seat_to_somebody_else_still_play_theirs(stub):
             return view
 
     said = []
-    joined = _join_seats(Racing(), match.match_id, None, "Bot", said.append)
-    assert [j.seat for j in joined] == [1, 2]
+    code, joined = _join_seats(Racing(), match.match_id, None, "Bot", said.append)
+    assert code == 0 and [j.seat for j in joined] == [1, 2]
     assert "Bot 3 could not join: MATCH_FULL" in said[-1]
 
 

@@ -177,8 +177,9 @@ def test_replicas_never_act_on_a_record_another_wrote_since(stack, kept):
 
 
 def test_a_refused_action_leaves_the_record_kept(stack):
-    """An illegal move, a stale expectedVersion or a replayed request changes
-    nothing, so the decoded record stays kept for the next action."""
+    """An illegal move, a stale expectedVersion, a replayed request or a join
+    of a full match changes nothing, so the decoded record stays kept for the
+    next call."""
     async def scenario():
         store = MatchStore(connect(stack.redis.url))
         matches = Matches(store, Settings(allow_fixed_seed=True))
@@ -194,13 +195,17 @@ def test_a_refused_action_leaves_the_record_kept(stack):
         refusals = [bid(hand[1], expected_version=0),                # stale
                     bid(hand[0], idempotency_key="k"),               # a replay: answered, not applied
                     bid(99)]                                         # illegal (not in hand)
-        for request in refusals:
-            before = {r: metrics.RECORDS.labels(r)._value.get() for r in ("hit", "miss")}
-            try:
-                await matches.submit(request, tokens[0])
-            except ParlorError:
-                pass
-            counted = {r: metrics.RECORDS.labels(r)._value.get() - before[r] for r in before}
-            assert counted == {"hit": 1, "miss": 0}, (request, counted)
-        await store.redis.aclose()
+        calls = [lambda request=request: matches.submit(request, tokens[0]) for request in refusals]
+        calls.append(lambda: matches.join(pb.JoinMatchRequest(match_id=match.match_id, name="late")))  # full
+        try:
+            for call in calls:
+                before = {r: metrics.RECORDS.labels(r)._value.get() for r in ("hit", "miss")}
+                try:
+                    await call()
+                except ParlorError:
+                    pass
+                counted = {r: metrics.RECORDS.labels(r)._value.get() - before[r] for r in before}
+                assert counted == {"hit": 1, "miss": 0}, (call, counted)
+        finally:
+            await store.redis.aclose()
     asyncio.run(scenario())
