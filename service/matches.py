@@ -317,8 +317,12 @@ class Matches:
                     return reply
                 action, engine_events = self._play(record, stored.version, seat, request.action, which,
                                                    expected)
-            except ParlorError:
-                self._records.give_back(record, stored.record)  # refused: the record is as stored
+            except ParlorError as err:
+                # Refused before the engine ran: the record is as stored, keep it. After an
+                # engine refusal it is not kept: should an engine ever leave a change behind
+                # when it refuses, the next write would carry it into the match.
+                if err.code != "ILLEGAL_ACTION":
+                    self._records.give_back(record, stored.record)
                 raise
             game = games.GAMES[record.game]
             outcome = game.outcome(record.state)

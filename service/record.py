@@ -61,7 +61,7 @@ class Record:
 
 
 class RecordCache:
-    """The records this process wrote last (or read, for an action it refused),
+    """The records this process wrote last (or read, for a call it refused),
     decoded, so that the next call on a match (an action, or a read between
     actions) skips decoding it again.
 
@@ -69,8 +69,8 @@ class RecordCache:
     record read from Redis is looked up together with those bytes, so a match
     written meanwhile by another replica (or a lost race) simply misses. Taking
     an entry removes it, since the taker changes the record in place; it comes
-    back with the next write, or is given back unchanged when the action is
-    refused. Reads may peek at an entry without taking it.
+    back with the next write, or is given back unchanged when the call is
+    refused before any engine ran. Reads may peek at an entry without taking it.
     Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps none): the least recently
     written go first.
     """
