@@ -18,6 +18,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from parlor.v1 import parlor_pb2 as pb
 from service.config import MIN_BODY_BYTES
 from service.errors import lower_camel
 
@@ -262,10 +263,25 @@ def _plain(text: str) -> str:
         name.strip(" '") for name in m.group(1).split(",")) + ".", text)
     text = text.replace("expected string or bytes-like object, got 'int'", "expected a string, got a number")
     text = _ONEOF_TWICE.sub(_oneof_twice, text)
+    text = _TYPE_AT.sub(lambda m: f"{_where(m.group(2))} {m.group(1)}", text)
     text = _NOT_AN_INT.sub(lambda m: f"expected a whole number, got {m.group(1)}", text)
     return _FULL_STOPS.sub(".", text)  # a nested field's error ends in one stop per level
 
 
+def _where(path: str) -> str:
+    """A message path in ParseError ("SubmitActionRequest.action.heck") as the
+    place in the JSON body (`action.heck`; the body itself for the top). Over
+    REST a game's options sit in `options`, not in a field named after it."""
+    parts = path.split(".")
+    if parts[0] == "CreateMatchRequest" and parts[1:2] and parts[1] in _OPTION_GAMES:
+        parts[1] = "options"
+    inner = [lower_camel(part) if part != "options" else part for part in parts[1:]]
+    return "`" + ".".join(inner) + "`" if inner else "The body"
+
+
+_TYPE_AT = re.compile(r'Type "\w+" (.*?) at "([\w.]+)"')
+_OPTION_GAMES = {field.name for field in
+                 pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
 _FIELDS_LISTED = re.compile(r"\.?\n Available Fields\(except extensions\): \"\[(.*)\]\"")
 _ONEOF_TWICE = re.compile(r'should not have multiple "(\w+)" oneof fields')
 

@@ -113,17 +113,17 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
 
 @pytest.mark.parametrize("cls, body, words", [
     (pb.CreateMatchRequest, {"game": "heck", "players": 2, "heck": {"board": "front"}},
-     'Type "HeckOptions" has no field named "board" at "CreateMatchRequest.heck"; '
-     "its fields are longGame, maxRounds, firstSeat."),
+     '`options` has no field named "board"; its fields are longGame, maxRounds, firstSeat.'),
+    (pb.SubmitActionRequest, {"action": {"heck": {"bogus": 1}}},
+     'Failed to parse action field: `action.heck` has no field named "bogus"; '
+     "its fields are safe, hiss, slither, chomp, heck."),
     (pb.JoinMatchRequest, {"name": 5}, "Failed to parse name field: expected a string, got a number."),
     (pb.CreateMatchRequest, {"game": "heck", "players": "x"},
      "Failed to parse players field: expected a whole number, got 'x'."),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 1}}, "expected_version": 1, "expectedVersion": 2},
-     'Type "SubmitActionRequest" has the field "expectedVersion" twice (as expected_version and '
-     'expectedVersion) at "SubmitActionRequest".'),
+     'The body has the field "expectedVersion" twice (as expected_version and expectedVersion).'),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 1}, "hiFu": {}}},
-     'Failed to parse action field: Type "Action" may have only one of its "game" fields at '
-     '"SubmitActionRequest.action".'),
+     'Failed to parse action field: `action` may have only one of its "game" fields.'),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": "seven"}}},
      "Failed to parse action field: Failed to parse bid field: expected a whole number, got 'seven'."),
 ])
