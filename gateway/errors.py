@@ -12,9 +12,9 @@ from http import HTTPStatus
 import grpc
 import orjson
 from flask import Flask, Response, current_app
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 from werkzeug.exceptions import HTTPException
+
+from service.errors import error_info
 
 log = logging.getLogger(__name__)
 
@@ -84,13 +84,9 @@ def error_response(status: int, code: str, message: str, details: dict | None = 
 
 def from_rpc_error(err: grpc.RpcError):
     code = err.code()
-    status = rpc_status.from_call(err)
-    if status is not None:
-        for detail in status.details:
-            info = error_details_pb2.ErrorInfo()
-            if detail.Unpack(info):
-                return error_response(HTTP_STATUS.get(code, 500), info.reason, status.message,
-                                      dict(info.metadata))
+    info = error_info(err)
+    if info is not None:
+        return error_response(HTTP_STATUS.get(code, 500), info.reason, err.details(), dict(info.metadata))
     name, message = _TRANSPORT.get(code, ("INTERNAL", "Something went wrong on our side."))
     if code not in _TRANSPORT:
         log.error("grpc error without details",

@@ -26,6 +26,10 @@ from .deadlines import DEADLINES
 from .errors import UNREAD_BODY, ApiError
 
 M = TypeVar("M", bound=Message)
+# The per-game fields of CreateMatchRequest.options: named after the game ids
+# (over REST a game's options go in `options` instead).
+OPTION_FIELDS = frozenset(field.name for field in
+                          pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields)
 
 
 def body_object() -> dict[str, Any]:
@@ -273,15 +277,13 @@ def _where(path: str) -> str:
     place in the JSON body (`action.heck`; the body itself for the top). Over
     REST a game's options sit in `options`, not in a field named after it."""
     parts = path.split(".")
-    if parts[0] == "CreateMatchRequest" and parts[1:2] and parts[1] in _OPTION_GAMES:
+    if parts[0] == "CreateMatchRequest" and parts[1:2] and parts[1] in OPTION_FIELDS:
         parts[1] = "options"
-    inner = [lower_camel(part) if part != "options" else part for part in parts[1:]]
+    inner = [lower_camel(part) for part in parts[1:]]
     return "`" + ".".join(inner) + "`" if inner else "The body"
 
 
 _TYPE_AT = re.compile(r'Type "\w+" (.*?) at "([\w.]+)"')
-_OPTION_GAMES = {field.name for field in
-                 pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
 _FIELDS_LISTED = re.compile(r"\.?\n Available Fields\(except extensions\): \"\[(.*)\]\"")
 _ONEOF_TWICE = re.compile(r'should not have multiple "(\w+)" oneof fields')
 

@@ -10,13 +10,11 @@ from parlor.v1 import parlor_pb2 as pb
 
 from . import streams
 from .errors import ApiError, json_response
-from .jsonpb import body_object, parse, render
+from .jsonpb import OPTION_FIELDS, body_object, parse, render
 
 bp = Blueprint("matches", __name__, url_prefix="/v1")
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")  # query numbers: ASCII digits only
-# The per-game fields of CreateMatchRequest.options: named after the game ids.
-_OPTION_FIELDS = {f.name for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
 # The create body's fields (the message's per-game option fields are not among
 # them: over REST a game's options go in `options`).
 _CREATE_FIELDS = ("game", "players", "options", "seed")
@@ -54,7 +52,7 @@ def create_match():
         if not isinstance(options, dict):
             raise ApiError(400, "INVALID_ARGUMENT", "`options` must be a JSON object.")
         game = body.get("game")
-        if isinstance(game, str) and game in _OPTION_FIELDS:
+        if isinstance(game, str) and game in OPTION_FIELDS:
             body[game] = options
         # An unknown game: leave the options out and let the service name the problem.
     return json_response(render(_call("CreateMatch", parse(body, pb.CreateMatchRequest()))))

@@ -21,11 +21,11 @@ import time
 from typing import Callable, Iterator, Protocol, Sequence
 
 import grpc
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
+
+from .errors import error_info
 
 RPC_TIMEOUT = 10.0        # seconds, for every unary call
 RETRY_SECONDS = 25.0      # how long a safe call is tried again while the service is unreachable
@@ -37,7 +37,7 @@ RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection 
 # (RESOURCE_EXHAUSTED: every client of a restarted replica reconnects at once).
 _TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
 _TRANSIENT_STREAM = _TRANSIENT + (grpc.StatusCode.RESOURCE_EXHAUSTED,)
-_GIVE_UP = ("SEAT_TAKEN", "MATCH_FULL")  # join refusals after which the seated bots play on
+_SEAT_GONE = ("SEAT_TAKEN", "MATCH_FULL")  # join refusals after which the seated bots play on
 
 
 class Policy(Protocol):
@@ -64,16 +64,13 @@ class BotError(Exception):
         self.code = code
 
 
-def error_code(err: grpc.RpcError) -> str:
-    """The stable code of a Parlor error (google.rpc.ErrorInfo.reason), else
-    the gRPC status name."""
-    status = rpc_status.from_call(err) if isinstance(err, grpc.Call) else None
-    for detail in status.details if status is not None else ():
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info.reason
-    code = err.code() if isinstance(err, grpc.Call) else None
-    return code.name if code is not None else "UNKNOWN"
+def _bot_error(err: grpc.RpcError) -> BotError:
+    """A failed call as a BotError: Parlor's code (else the gRPC status name)
+    and the message."""
+    if not isinstance(err, grpc.Call):
+        return BotError("UNKNOWN", str(err))
+    info = error_info(err)
+    return BotError(info.reason if info is not None else err.code().name, err.details())
 
 
 def _call(method: Callable, request, metadata=(), stop: threading.Event | None = None):
@@ -90,8 +87,7 @@ def _call(method: Callable, request, metadata=(), stop: threading.Event | None =
             status = err.code() if isinstance(err, grpc.Call) else None
             if stop is None or status not in _TRANSIENT or time.monotonic() + wait > give_up \
                     or stop.wait(wait):
-                raise BotError(error_code(err), err.details() if isinstance(err, grpc.Call) else str(err)) \
-                    from None
+                raise _bot_error(err) from None
         wait = min(wait * 2, 2.0)
 
 
@@ -156,7 +152,7 @@ def _news(stub: parlor_pb2_grpc.ParlorStub, match_id: str, metadata, stop: threa
                 return
             failures = failures + 1 if time.monotonic() - opened < STREAM_LIVED else 1
             if err.code() not in _TRANSIENT_STREAM or failures > STREAM_RETRIES:
-                raise BotError(error_code(err), err.details()) from None
+                raise _bot_error(err) from None
             pause = 1.0
         finally:
             stream.cancel()
@@ -208,13 +204,11 @@ def _join_seats(stub: parlor_pb2_grpc.ParlorStub, match_id: str, seats: int | No
             joined.append(join(stub, match_id, label))
         except BotError as err:
             out(f"parlor bot: {label} could not join: {err}")
-            if err.code not in _GIVE_UP:  # the join may have taken a seat whose token was lost
-                if joined:
-                    out(f"parlor bot: seats {[j.seat for j in joined]} were taken and are not played")
-                return 1, []
-            if not joined:
-                return 1, []
-            break  # somebody took the seat meanwhile: the bots already seated play theirs
+            if joined and err.code in _SEAT_GONE:
+                break  # somebody took the seat meanwhile: the bots already seated play theirs
+            if joined:  # (another failure may have taken a seat whose token was lost)
+                out(f"parlor bot: seats {[j.seat for j in joined]} were taken and are not played")
+            return 1, []
         out(f"parlor bot: {label} took seat {joined[-1].seat}")
     return 0, joined
 

@@ -74,6 +74,17 @@ class ParlorError(Exception):
             code=getattr(code_pb2, self.status_code.name), message=self.message, details=[detail]))
 
 
+def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo a failed call carries (what ParlorError.to_status puts
+    there: the code as `reason`, the details as `metadata`), or None."""
+    status = rpc_status.from_call(err) if isinstance(err, grpc.Call) else None
+    for detail in status.details if status is not None else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info
+    return None
+
+
 def lower_camel(key: str) -> str:
     """snake_case as lowerCamelCase, as proto3 JSON names fields."""
     first, *rest = key.split("_")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import copy
 import functools
 import hashlib
@@ -22,7 +23,7 @@ import re
 import secrets
 import struct
 import time
-from typing import Any, AsyncIterator, Awaitable
+from typing import Any, AsyncIterator, Awaitable, Iterator
 
 import orjson
 
@@ -130,11 +131,8 @@ class Matches:
         for _ in range(MAX_ATTEMPTS):
             stored, record = await self._fetch(request.match_id, reuse=True)
             version = stored.version
-            try:
+            with self._kept_if_refused(record, stored):
                 seat = _open_seat(record, request.seat if request.HasField("seat") else None)
-            except ParlorError:
-                self._records.give_back(record, stored.record)  # refused: the record is as stored
-                raise
             token = secrets.token_urlsafe(32)
             record.names[seat] = name
             record.token_hashes[seat] = token_hash(token)
@@ -304,7 +302,7 @@ class Matches:
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
             stored, record = await self._fetch(request.match_id, idem_field, reuse=True)
-            try:
+            with self._kept_if_refused(record, stored):
                 seat = _seat_of(record, digest)
                 if request.HasField("seat") and request.seat != seat:
                     raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
@@ -313,17 +311,10 @@ class Matches:
                     reply = await self._replay(record, stored.version, seat, stored.idempotency,
                                                fingerprint)
                     metrics.action(record.game, "duplicate").inc()
-                    self._records.give_back(record, stored.record)
+                    self._records.give_back(record, stored.record)  # answered, not changed
                     return reply
                 action, engine_events = self._play(record, stored.version, seat, request.action, which,
                                                    expected)
-            except ParlorError as err:
-                # Refused before the engine ran: the record is as stored, keep it. After an
-                # engine refusal it is not kept: should an engine ever leave a change behind
-                # when it refuses, the next write would carry it into the match.
-                if err.code != "ILLEGAL_ACTION":
-                    self._records.give_back(record, stored.record)
-                raise
             game = games.GAMES[record.game]
             outcome = game.outcome(record.state)
             events: list[Any] = list(engine_events)
@@ -355,6 +346,20 @@ class Matches:
             self._records.put(record, data)  # last: from here on another call may take it
             return reply
         raise _busy()
+
+    @contextlib.contextmanager
+    def _kept_if_refused(self, record: Record, stored: Stored) -> Iterator[None]:
+        """Around the checks of a write that took `record` from the cache: a
+        refusal gives it back, as read, so the next call need not decode it.
+        Except after an engine's refusal (ILLEGAL_ACTION): engines leave their
+        state untouched when they refuse, but should one ever leave a change
+        behind, a kept record would carry it into the next write."""
+        try:
+            yield
+        except ParlorError as err:
+            if err.code != "ILLEGAL_ACTION":
+                self._records.give_back(record, stored.record)
+            raise
 
     @staticmethod
     def _play(record: Record, version: int, seat: int, request_action: pb.Action, which: str,

@@ -59,7 +59,7 @@ class WhatTheHeck(Game):
         if "prizes" in arrangement:
             prizes = list(arrangement["prizes"])
         else:
-            prizes = [c for c in PRIZE_CARDS if given_removed is None or c not in given_removed]
+            prizes = [c for c in PRIZE_CARDS if c not in (given_removed or ())]
             rng.shuffle(prizes)
         hands = [list(NUMBER_CARDS) for _ in range(players)]
         state: State = {"players": players, "hidden_winnings": options["hidden_winnings"]}
