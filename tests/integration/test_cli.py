@@ -53,23 +53,45 @@ def stop(proc) -> int:
     return code
 
 
-def redis_servers() -> set[int]:
-    found = set()
+def redis_servers(under: int) -> set[int]:
+    """The redis-server processes descended from process `under` (other
+    test runs on the machine may have Redis servers of their own)."""
+    parents, servers = {}, set()
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                parents[int(pid)] = int(stat.rpartition(")")[2].split()[1])
                 if b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    found.add(int(pid))
-            except OSError:
+                    servers.add(int(pid))
+            except (OSError, ValueError, IndexError):
                 pass
-    return found
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == under:
+                return True
+        return False
+    return {pid for pid in servers if descends(pid)}
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of `pids` still running a redis-server."""
+    running = set()
+    for pid in pids:
+        try:
+            if b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                running.add(pid)
+        except OSError:
+            pass
+    return running
 
 
 def test_dev_with_embedded_redis():
-    before = redis_servers()
     proc, port, banner = start_dev({})
     assert f"REST   http://127.0.0.1:{port}" in banner and "embedded" in banner
-    started = redis_servers() - before
+    started = redis_servers(proc.pid)
     assert len(started) == 1, "one embedded Redis"
     rest = Rest(port)
     assert rest.get("/v1/games").status == 200
@@ -78,7 +100,7 @@ def test_dev_with_embedded_redis():
     rest.close()
     assert stop(proc) == 0
     time.sleep(0.5)
-    assert not (started & redis_servers()), "the embedded Redis outlived parlor dev"
+    assert not alive(started), "the embedded Redis outlived parlor dev"
     metrics_dir = Path(tempfile.gettempdir()) / f"parlor-gateway-metrics-{port}"
     assert not metrics_dir.exists(), "the gateway left its metrics directory behind"
 
