@@ -57,11 +57,11 @@ def dev() -> int:
         from .embedded_redis import EmbeddedRedis
         redis = EmbeddedRedis().start()
         env["REDIS_URL"] = redis.url
-    env["PARLOR_SERVICE_TARGET"] = f"127.0.0.1:{settings.grpc_port}"
-    children = [
-        subprocess.Popen([sys.executable, "-m", "service.server"], env=env),
-        subprocess.Popen([sys.executable, *GATEWAY_ARGS], env=env),
-    ]
+    env["PARLOR_SERVICE_TARGET"] = target = f"127.0.0.1:{settings.grpc_port}"
+    # The gateway starts once the service serves: a gateway worker that tried
+    # the service before it was up backs off (up to a second) and would answer
+    # 503 after the banner said Parlor was running.
+    children = [subprocess.Popen([sys.executable, "-m", "service.server"], env=env)]
     stopping = False
 
     def stop(signum=None, _frame=None):
@@ -82,14 +82,17 @@ def dev() -> int:
                 code = exited[0].returncode or 1
                 print(f"parlor dev: a server exited ({code}); stopping", file=sys.stderr)
                 break
-            if not announced and _ready(f"{rest}/readyz"):
+            if len(children) == 1:
+                if _serving(target):
+                    children.append(subprocess.Popen([sys.executable, *GATEWAY_ARGS], env=env))
+            elif not announced and _ready(f"{rest}/readyz"):
                 announced = True
                 print(f"\nParlor is running (Ctrl-C stops it)\n"
                       f"  REST   {rest}  (OpenAPI: {rest}/v1/openapi.json)\n"
                       f"  gRPC   {host}:{settings.grpc_port}\n"
                       f"  Redis  {redacted_url(env['REDIS_URL'])}"
                       f"{' (embedded, discarded on exit)' if redis else ' (REDIS_URL)'}\n", flush=True)
-            elif not announced and time.monotonic() - started > 30:
+            if not announced and time.monotonic() - started > 30:
                 print("parlor dev: still not ready after 30 s; check the logs above", file=sys.stderr)
                 started = time.monotonic()
             time.sleep(0.2)
@@ -105,6 +108,20 @@ def dev() -> int:
         if redis is not None:
             redis.cleanup()
     return code
+
+
+def _serving(target: str) -> bool:
+    """Whether the gRPC service at `target` reports SERVING (Redis reachable)."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(target) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(),
+                                                              timeout=1)
+        except grpc.RpcError:
+            return False
+    return reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
 def _ready(url: str) -> bool:
