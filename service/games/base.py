@@ -106,7 +106,9 @@ class Game:
                 raise OptionError(f"{self.title} has no option {name!r}", name)
         resolved = {}
         for opt in self.options:
-            value = given.get(opt.name, opt.default)
+            value = given.get(opt.name)
+            if value is None:  # not given (an explicit None too): the default
+                value = opt.default
             if value is not None:
                 _check_option(opt, value, players)
             resolved[opt.name] = value

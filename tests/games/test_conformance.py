@@ -80,3 +80,10 @@ def test_metadata(game):
         assert opt.description
         field = wire.message_class(game.id, "options").DESCRIPTOR.fields_by_name[opt.name]
         assert field.has_presence, f"option {opt.name} must be `optional` in the proto"
+
+
+@pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
+def test_an_option_given_as_none_takes_its_default(game):
+    players = game.min_players
+    given_none = game.resolve_options(players, {opt.name: None for opt in game.options})
+    assert given_none == game.resolve_options(players, {})
