@@ -580,6 +580,7 @@ def test_empty_deck_ends_the_game_highest_total_wins():
     assert GAME.outcome(state).scores == [2, 3, 1]
     view = GAME.view(state, 0)
     assert view["phase"] == "over" and view["winners"] == [1] and view["deck_size"] == 0
+    assert view["turn"] == 1 and view["auctioneer"] == 0, "the last turn played, not one more"
 
 
 def test_empty_deck_tie_broken_by_most_whatevers():

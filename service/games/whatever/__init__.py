@@ -433,8 +433,9 @@ class Whatever(Game):
             state["middle"] = total - each * n
             events.append(Event({"tokens_redistributed": {"each": each,
                                                           "middle": state["middle"]}}))
-        state["auctioneer"] = (state["auctioneer"] + 1) % n
-        state["turn"] += 1
+        if state["deck"]:  # else the game ends with the turn just played
+            state["auctioneer"] = (state["auctioneer"] + 1) % n
+            state["turn"] += 1
         return events + self._start_turn(state)
 
     def _start_turn(self, state: State) -> list[Event]:
