@@ -48,6 +48,24 @@ CODES: dict[str, grpc.StatusCode] = {
 }
 
 
+# The status travels in the call's trailers, where gRPC allows 8 KiB of metadata
+# by default: the message twice (grpc-message, percent-encoded, and inside
+# grpc-status-details-bin, base64) and every detail. A message or detail that
+# repeats what the caller sent (an unknown game's name) is cut to fit, so that a
+# long value is refused with its own code rather than by the transport.
+MESSAGE_BYTES = 1000
+DETAIL_BYTES = 200
+
+
+def clip(text: str, limit: int) -> str:
+    """`text`, cut to at most `limit` bytes of UTF-8 (on a character boundary)
+    and ending in "..." when cut."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return text
+    return data[:limit - 3].decode("utf-8", "ignore") + "..."
+
+
 class ParlorError(Exception):
     """An error the caller gets to see: a stable code, a message for people and
     string details. Raise it anywhere below the servicer. Detail keys are given
@@ -59,8 +77,9 @@ class ParlorError(Exception):
             raise AssertionError(f"unknown error code {code}")
         super().__init__(message)
         self.code = code
-        self.message = message
-        self.details = {lower_camel(k): _text(v) for k, v in details.items() if v is not None}
+        self.message = clip(message, MESSAGE_BYTES)
+        self.details = {lower_camel(k): clip(_text(v), DETAIL_BYTES)
+                        for k, v in details.items() if v is not None}
 
     @property
     def status_code(self) -> grpc.StatusCode:
@@ -77,7 +96,10 @@ class ParlorError(Exception):
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
     """The ErrorInfo a failed call carries (what ParlorError.to_status puts
     there: the code as `reason`, the details as `metadata`), or None."""
-    status = rpc_status.from_call(err) if isinstance(err, grpc.Call) else None
+    try:
+        status = rpc_status.from_call(err) if isinstance(err, grpc.Call) else None
+    except ValueError:  # details that contradict the status code: not ours, or mangled
+        return None
     for detail in status.details if status is not None else ():
         info = error_details_pb2.ErrorInfo()
         if detail.Unpack(info):

@@ -32,7 +32,7 @@ from parlor.v1 import parlor_pb2 as pb
 from . import games, metrics, wire
 from .config import Settings
 from .errors import ParlorError
-from .games.base import Event, Game, OptionError, RulesError
+from .games.base import Event, Game, OptionError, RulesError, shown
 from .games.rng import Rng
 from .record import Record, RecordCache
 from .store import Conflict, DuplicateKey, MatchStore, NewEvent, Stored
@@ -87,7 +87,7 @@ class Matches:
     async def create(self, request: pb.CreateMatchRequest) -> pb.Match:
         game = games.get(request.game)
         if game is None:
-            raise ParlorError("UNKNOWN_GAME", f"There is no game {request.game!r}; "
+            raise ParlorError("UNKNOWN_GAME", f"There is no game {shown(request.game)}; "
                               f"the games are {', '.join(games.GAMES)}.", game=request.game)
         given = request.WhichOneof("options")
         if given is not None and given != game.id:

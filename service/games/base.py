@@ -17,6 +17,7 @@ The framework calls only the public methods of `Game` (`new_state`, `play`,
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -103,7 +104,7 @@ class Game:
         known = {o.name: o for o in self.options}
         for name in given:
             if name not in known:
-                raise OptionError(f"{self.title} has no option {name!r}", name)
+                raise OptionError(f"{self.title} has no option {shown(name)}", name)
         resolved = {}
         for opt in self.options:
             value = given.get(opt.name)
@@ -126,7 +127,7 @@ class Game:
         """Applies one action for `seat`, mutating `state`, or raises RulesError
         and leaves `state` untouched."""
         if not is_seat(state, seat):
-            raise RulesError("UNKNOWN_SEAT", f"There is no seat {seat!r}.")
+            raise RulesError("UNKNOWN_SEAT", f"There is no seat {shown(seat)}.")
         if self.outcome(state) is not None:
             raise RulesError("GAME_OVER", "The game is over.")
         if seat not in self.to_act(state):
@@ -187,6 +188,13 @@ class Game:
     def outcome(self, state: State) -> Outcome | None:
         """The result once the game is over, else None."""
         raise NotImplementedError
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A value the caller sent, for an error message: as JSON writes it (a
+    string in double quotes, null), cut to about `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def is_seat(state: State, seat: Any) -> bool:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .base import Event, Game, Option, Outcome, RulesError, State
+from .base import Event, Game, Option, Outcome, RulesError, State, shown
 from .rng import Rng
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "black")
@@ -200,7 +200,7 @@ class HeulDoch(Game):
                 raise RulesError("UNKNOWN_SEAT", "Name the seat whose pile top the Beach Towel "
                                  "swaps with yours.")
             if not _is_int(target) or not 0 <= target < state["players"]:
-                raise RulesError("UNKNOWN_SEAT", f"There is no seat {target!r}.")
+                raise RulesError("UNKNOWN_SEAT", f"There is no seat {shown(target)}.")
             if target == seat:
                 raise RulesError("BAD_TARGET", "The Beach Towel swaps with another seat's pile.")
         elif kind == "carousel":
@@ -472,11 +472,13 @@ def _card_name(card: Any) -> str:
         if colour not in (None, "") or number not in (None, 0):
             raise RulesError("BAD_CARD", "A card has a colour and number, or is a special card.")
         if special not in SPECIALS:
-            raise RulesError("BAD_CARD", f"There is no special card {special!r}.")
+            raise RulesError("BAD_CARD", f"There is no special card {shown(special)}.")
         return special
+    if colour in (None, "") and number in (None, 0):
+        raise RulesError("BAD_CARD", "Name the card as {colour, number} or {special}.")
     if colour not in COLOURS or not _is_int(number) or number not in NUMBERS:
-        raise RulesError("BAD_CARD", f"There is no card {colour!r} {number!r}: colours are "
-                         f"{', '.join(COLOURS)}, numbers 1-7.")
+        raise RulesError("BAD_CARD", f"There is no card with colour {shown(colour)} and number "
+                         f"{shown(number)}: colours are {', '.join(COLOURS)}, numbers 1-7.")
     return f"{colour}-{number}"
 
 

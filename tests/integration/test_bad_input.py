@@ -112,11 +112,27 @@ def test_bad_creates_and_joins(rest, db):
         # options go in `options`, not in a field named after the game (the gRPC message's shape)
         ({"game": "heck", "players": 2, "heck": {"maxRounds": 3}}, (400, "INVALID_ARGUMENT")),
         ({"game": "heul_doch", "players": 3, "options": {}, "heulDoch": {}}, (400, "INVALID_ARGUMENT")),
+        # a long value the error repeats is cut, so the status fits gRPC's trailers
+        ({"game": "g" * 6000, "players": 3}, (400, "UNKNOWN_GAME")),
+        ({"game": "\u00e9" * 6000, "players": 3}, (400, "UNKNOWN_GAME")),
+        ({"game": "g" * 30000, "players": 3}, (400, "UNKNOWN_GAME")),
     ]
     for body, (status, code) in cases:
         reply = rest.post("/v1/matches", body)
         assert (reply.status, reply.error) == (status, code), (body, reply.body)
     assert db.dbsize() == before, "a refused create stored something"
+    long_name = rest.post("/v1/matches", {"game": "g" * 6000, "players": 3})
+    assert len(long_name.body["error"]["message"]) < 1100
+    assert long_name.body["error"]["details"]["game"].endswith("...")
+
+    match, tokens = new_rest_match(rest, "hi_fu", 4)
+    state_before = snapshot(db, match["matchId"])
+    for colour in ("r" * 14000, "\u00e9" * 9000):
+        reply = rest.post(f"/v1/matches/{match['matchId']}/actions",
+                          {"action": {"hiFu": {"discard": {"cards": [{"colour": colour, "number": 1}]}}}},
+                          token=tokens[0])
+        assert (reply.status, reply.error) == (400, "ILLEGAL_ACTION"), reply.body
+    assert snapshot(db, match["matchId"]) == state_before
 
     match = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2}).body
     seats = f"/v1/matches/{match['matchId']}/seats"

@@ -44,7 +44,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..base import Event, Game, Option, Outcome, RulesError, State
+from ..base import Event, Game, Option, Outcome, RulesError, State, shown
 from ..rng import Rng
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -215,7 +215,7 @@ class HiFu(Game):
                                  f"You must follow the lead colour, {lead}, while you hold it.",
                                  lead_colour=lead)
         else:
-            raise RulesError("MALFORMED_ACTION", f"Unknown action kind {kind!r}: "
+            raise RulesError("MALFORMED_ACTION", f"Unknown action kind {shown(kind)}: "
                              "an action is exactly one of `discard` or `play`.")
 
     def apply(self, state: State, seat: int, action: dict[str, Any], rng: Rng) -> list[Event]:
