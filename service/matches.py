@@ -334,9 +334,11 @@ class Matches:
                 continue  # the same request won a race: re-read finds its record and replays it
             except Conflict:
                 metrics.action(record.game, "conflict").inc()
-                if expected is not None:
-                    raise _stale(expected, None) from None
-                continue  # somebody else wrote first: re-read, re-validate
+                # Somebody else wrote first: re-read, re-validate. With an
+                # expectedVersion the re-read answers STALE_VERSION, unless the
+                # writer was this very request, retried: then it finds the
+                # idempotency record and replays the first answer.
+                continue
             metrics.action(record.game, "accepted").inc()
             if record.finished:
                 metrics.match(record.game, "finished").inc()
@@ -576,10 +578,9 @@ def _not_found(match_id: str) -> ParlorError:
                        match_id=match_id[:64])
 
 
-def _stale(expected: int, current: int | None) -> ParlorError:
-    where = f"is at version {current}, not {expected}" if current is not None \
-        else f"moved on from version {expected}"
-    return ParlorError("STALE_VERSION", f"The match {where}; re-read it and decide again.",
+def _stale(expected: int, current: int) -> ParlorError:
+    return ParlorError("STALE_VERSION", f"The match is at version {current}, not {expected}; "
+                       "re-read it and decide again.",
                        expected_version=expected, current_version=current)
 
 

@@ -109,6 +109,24 @@ def test_concurrent_duplicates_apply_once(stack):
         c.close()
 
 
+def test_concurrent_duplicates_with_expected_version_all_get_the_first_answer(stack):
+    """Retries of one request racing each other: the losers of the write find
+    the winner's record under their key, rather than a stale version."""
+    with stack.channel() as channel:
+        stub = stack.stub(channel)
+        for attempt in range(5):
+            # three seats: every hand holds all 15 number cards (two remove three each)
+            match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=3))
+            tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"s{i}")).token
+                      for i in range(3)]
+            request = pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": 7}},
+                                             expected_version=3, idempotency_key="retry-1")
+            calls = [stub.SubmitAction.future(request, metadata=auth(tokens[0])) for _ in range(8)]
+            replies = [call.result() for call in calls]  # raises on any error (STALE_VERSION)
+            assert len({r.SerializeToString() for r in replies}) == 1
+            assert stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).version == 4
+
+
 def test_stale_expected_version(rest):
     match, tokens = new_rest_match(rest, "what_the_heck", 2)
     path = f"/v1/matches/{match['matchId']}/actions"
