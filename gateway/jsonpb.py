@@ -85,10 +85,44 @@ def parse(data: dict[str, Any], message: M) -> M:
             return message
         except (TypeError, ValueError):
             pass  # let ParseDict decide, and explain
+    _objects_for_messages(data, message.DESCRIPTOR, message.DESCRIPTOR.name)
     try:
         return json_format.ParseDict(data, message)
     except json_format.ParseError as exc:
         raise ApiError(400, "INVALID_ARGUMENT", _plain(str(exc))) from None
+
+
+def _objects_for_messages(data: Any, descriptor, path: str) -> None:
+    """Refuses a value that is not a JSON object where the proto3 JSON mapping
+    wants one (a message field, or an element of a repeated one). ParseDict
+    reads an empty array or string there as an empty message, so that
+    `{"pass": []}` would pass as `{"pass": {}}`; null is left to it (unset)."""
+    if type(data) is not dict or descriptor.full_name.startswith("google.protobuf."):
+        return
+    for key, value in data.items():
+        field = descriptor.fields_by_name.get(key) or _by_json_name(descriptor).get(key)
+        if field is None or field.message_type is None or value is None \
+                or field.message_type.GetOptions().map_entry:
+            continue
+        where = f"{path}.{field.name}"
+        items = value if field.is_repeated and type(value) is list else [value]
+        for item in items:
+            if type(item) is not dict and not field.message_type.full_name.startswith("google.protobuf."):
+                raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a JSON object"
+                               f"{' in each element' if field.is_repeated else ''}, not {_json_kind(item)}.")
+            _objects_for_messages(item, field.message_type, where)
+
+
+@cache
+def _by_json_name(descriptor) -> dict[str, Any]:
+    return {field.json_name: field for field in descriptor.fields}
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {list: "an array", str: "a string", bool: "true or false", dict: "an object"}.get(
+        type(value), "a number")
 
 
 _NOT_PLAIN = object()

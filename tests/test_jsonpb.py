@@ -69,7 +69,26 @@ def parsed(data, cls):
         theirs = json_format.ParseDict(data, cls()), None
     except json_format.ParseError:
         theirs = None, "error"
+    if _not_an_object_for_a_message(data, cls.DESCRIPTOR):
+        theirs = None, "error"  # where ParseDict reads [] or "" as an empty message
     return ours, theirs
+
+
+def _not_an_object_for_a_message(data, descriptor) -> bool:
+    """Whether `data` holds something other than an object or null where the
+    proto3 JSON mapping wants a message (one message of a repeated field)."""
+    if type(data) is not dict:
+        return False
+    by_name = {**{f.json_name: f for f in descriptor.fields}, **descriptor.fields_by_name}
+    for key, value in data.items():
+        field = by_name.get(key)
+        if field is None or field.message_type is None or value is None:
+            continue
+        items = value if field.is_repeated and type(value) is list else [value]
+        if any(type(item) is not dict or _not_an_object_for_a_message(item, field.message_type)
+               for item in items):
+            return True
+    return False
 
 
 def test_every_legal_action_parses_as_parsedict_does():
@@ -126,6 +145,11 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
      'Failed to parse action field: `action` may have only one of its "game" fields.'),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": "seven"}}},
      "Failed to parse action field: Failed to parse bid field: expected a whole number, got 'seven'."),
+    (pb.SubmitActionRequest, {"action": {"whatever": {"pass": []}}},
+     "`action.whatever.pass` must be a JSON object, not an array."),
+    (pb.SubmitActionRequest, {"action": "bid"}, "`action` must be a JSON object, not a string."),
+    (pb.SubmitActionRequest, {"action": {"hiFu": {"discard": {"cards": [[]]}}}},
+     "`action.hiFu.discard.cards` must be a JSON object in each element, not an array."),
 ])
 def test_parse_errors_speak_the_apis_language(cls, body, words):
     with pytest.raises(ApiError) as caught:
