@@ -79,8 +79,11 @@ def legal_actions(match_id: str):
 @bp.post("/matches/<match_id>/actions")
 def submit_action(match_id: str):
     auth = _auth()
-    if not auth:  # who asks comes before what they ask
+    if auth is None:  # who asks comes before what they ask
         raise ApiError(401, "TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():  # as the service words it, on every route
+        raise ApiError(401, "INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
     body = body_object()
     if "action" not in body:
         raise ApiError(400, "INVALID_ACTION", "The body needs an `action`.")
