@@ -52,9 +52,25 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str)
 
 
+class UndecodableMetadata(logging.Filter):
+    """gRPC logs a metadata value that is not UTF-8 as an ERROR with a
+    traceback, quoting the value: an `authorization` header's token with a stray
+    byte would reach the log, and any caller could fill it with tracebacks. The
+    line keeps its logger and loses the value (the call itself goes on, without
+    that entry, and is refused or served as such)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("grpc._cython") and record.getMessage().startswith("Invalid encoding on"):
+            record.msg, record.args = "a call's metadata held a value that is not UTF-8 (not logged)", ()
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def setup(level: str = "INFO") -> None:
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(UndecodableMetadata())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import socket
+import struct
+import time
 
 import grpc
 import pytest
@@ -138,3 +141,53 @@ def test_health_and_reflection(stack):
         [reply] = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
             file_containing_symbol="parlor.v1.Parlor.NoSuchMethod")]), timeout=5)
         assert reply.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
+
+
+def _hpack_int(n: int, bits: int) -> bytes:
+    top = (1 << bits) - 1
+    if n < top:
+        return bytes([n])
+    out = bytearray([top])
+    n -= top
+    while n >= 128:
+        out.append(n % 128 + 128)
+        n //= 128
+    return bytes(out + bytes([n]))
+
+
+def _raw_grpc_call(port: int, path: bytes, message: bytes, headers: list[tuple[bytes, bytes]]) -> bytes:
+    """One call as raw HTTP/2 frames, so that header values can hold bytes that
+    grpc's own client refuses to send. Returns what came back."""
+    def frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
+        return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+    fields = [(b":method", b"POST"), (b":scheme", b"http"), (b":path", path), (b":authority", b"parlor"),
+              (b"content-type", b"application/grpc"), (b"te", b"trailers"), *headers]
+    block = b"".join(b"\x00" + _hpack_int(len(k), 7) + k + _hpack_int(len(v), 7) + v for k, v in fields)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        conn.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + frame(4, 0, 0, b"") + frame(1, 4, 1, block)
+                     + frame(0, 1, 1, b"\x00" + struct.pack(">I", len(message)) + message))
+        received = b""
+        deadline = time.monotonic() + 5
+        while b"grpc-status" not in received and time.monotonic() < deadline:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    return received
+
+
+def test_metadata_that_is_not_utf8_stays_out_of_the_log(stack, stub):
+    """gRPC logs an undecodable metadata value with a traceback quoting it: a
+    token with a stray byte must not reach the log that way."""
+    match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=2))
+    token = stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name="a")).token
+    request = pb.GetMatchRequest(match_id=match.match_id).SerializeToString()
+    reply = _raw_grpc_call(stack.grpc_port, b"/parlor.v1.Parlor/GetMatch", request,
+                           [(b"authorization", b"Bearer " + token.encode() + b"\xff")])
+    assert b"grpc-status" in reply
+    time.sleep(0.3)  # the service's log line is written as the call is read
+    log = stack.log("service")
+    assert "not UTF-8" in log
+    assert token not in log and "Traceback" not in log
+    assert stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).match_id == match.match_id
