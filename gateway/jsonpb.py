@@ -85,32 +85,61 @@ def parse(data: dict[str, Any], message: M) -> M:
             return message
         except (TypeError, ValueError):
             pass  # let ParseDict decide, and explain
-    _objects_for_messages(data, message.DESCRIPTOR, message.DESCRIPTOR.name)
+    _check_shapes(data, message.DESCRIPTOR, message.DESCRIPTOR.name)
     try:
         return json_format.ParseDict(data, message)
     except json_format.ParseError as exc:
         raise ApiError(400, "INVALID_ARGUMENT", _plain(str(exc))) from None
 
 
-def _objects_for_messages(data: Any, descriptor, path: str) -> None:
-    """Refuses a value that is not a JSON object where the proto3 JSON mapping
-    wants one (a message field, or an element of a repeated one). ParseDict
-    reads an empty array or string there as an empty message, so that
-    `{"pass": []}` would pass as `{"pass": {}}`; null is left to it (unset)."""
+def _check_shapes(data: Any, descriptor, path: str) -> None:
+    """Refuses a JSON value of the wrong shape for its field, naming the place:
+    an array for a single value, a single value for a repeated field, an object
+    for a number or string, and anything but an object for a message. ParseDict
+    words these in Python's terms ("int() argument must be ..."), or, for an
+    empty array or string where a message belongs, reads an empty message, so
+    that `{"pass": []}` would pass as `{"pass": {}}`. null is left to it (unset)."""
     if type(data) is not dict or descriptor.full_name.startswith("google.protobuf."):
         return
     for key, value in data.items():
         field = descriptor.fields_by_name.get(key) or _by_json_name(descriptor).get(key)
-        if field is None or field.message_type is None or value is None \
-                or field.message_type.GetOptions().map_entry:
+        if field is None or value is None or (field.message_type is not None
+                                              and field.message_type.GetOptions().map_entry):
             continue
-        where = f"{path}.{field.name}"
-        items = value if field.is_repeated and type(value) is list else [value]
-        for item in items:
-            if type(item) is not dict and not field.message_type.full_name.startswith("google.protobuf."):
-                raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a JSON object"
-                               f"{' in each element' if field.is_repeated else ''}, not {_json_kind(item)}.")
-            _objects_for_messages(item, field.message_type, where)
+        where = _where(f"{path}.{field.name}")
+        if field.is_repeated and type(value) is not list:
+            raise ApiError(400, "INVALID_ARGUMENT", f"{where} must be an array, not {_json_kind(value)}.")
+        for item in value if field.is_repeated else [value]:
+            wanted = _wanted(field)
+            if field.message_type is not None:
+                if field.message_type.full_name.startswith("google.protobuf."):
+                    continue
+                if type(item) is not dict:
+                    raise ApiError(400, "INVALID_ARGUMENT", _wrong(where, field, wanted, item))
+                _check_shapes(item, field.message_type, f"{path}.{field.name}")
+            elif type(item) in (list, dict):
+                raise ApiError(400, "INVALID_ARGUMENT", _wrong(where, field, wanted, item))
+
+
+def _wanted(field) -> str:
+    if field.message_type is not None:
+        return "a JSON object"
+    if field.type == FieldDescriptor.TYPE_STRING:
+        return "a string"
+    if field.type == FieldDescriptor.TYPE_BOOL:
+        return "true or false"
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        return "a name"
+    if field.type in (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE):
+        return "a number"
+    if field.type == FieldDescriptor.TYPE_BYTES:
+        return "a base64 string"
+    return "a whole number"
+
+
+def _wrong(where: str, field, wanted: str, item: Any) -> str:
+    each = " in each element" if field.is_repeated else ""
+    return f"{where} must be {wanted}{each}, not {_json_kind(item)}."
 
 
 @cache

@@ -148,6 +148,11 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
     (pb.SubmitActionRequest, {"action": {"whatever": {"pass": []}}},
      "`action.whatever.pass` must be a JSON object, not an array."),
     (pb.SubmitActionRequest, {"action": "bid"}, "`action` must be a JSON object, not a string."),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": [7]}}},
+     "`action.whatTheHeck.bid` must be a whole number, not an array."),
+    (pb.SubmitActionRequest, {"action": {"hiFu": {"discard": {"cards": {}}}}},
+     "`action.hiFu.discard.cards` must be an array, not an object."),
+    (pb.JoinMatchRequest, {"name": {"first": "Ada"}}, "`name` must be a string, not an object."),
     (pb.SubmitActionRequest, {"action": {"hiFu": {"discard": {"cards": [[]]}}}},
      "`action.hiFu.discard.cards` must be a JSON object in each element, not an array."),
 ])
