@@ -432,7 +432,9 @@ def test_streams_hold_no_redis_connection():
                 assert not next(call).events  # the first message: nothing yet
             clients = plain.info("clients")
             assert clients["blocked_clients"] == 0
-            assert clients["connected_clients"] < before + 30, "connections grow with streams"
+            # 300 streams waiting; the service's pool may have grown while their
+            # first reads overlapped (more so on a loaded machine), never one per stream
+            assert clients["connected_clients"] < before + 100, "connections grow with streams"
             token = stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name="a")).token
             assert token
             for call in many:  # every one of them hears the join
