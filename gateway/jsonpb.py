@@ -20,7 +20,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from parlor.v1 import parlor_pb2 as pb
 from service.config import MIN_BODY_BYTES
-from service.errors import lower_camel
+from service.errors import MESSAGE_BYTES, clip, lower_camel
 
 from .deadlines import DEADLINES
 from .errors import UNREAD_BODY, ApiError
@@ -129,7 +129,7 @@ def _wanted(field) -> str:
     if field.type == FieldDescriptor.TYPE_BOOL:
         return "true or false"
     if field.type == FieldDescriptor.TYPE_ENUM:
-        return "a name"
+        return "a name or number"
     if field.type in (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE):
         return "a number"
     if field.type == FieldDescriptor.TYPE_BYTES:
@@ -332,7 +332,20 @@ def _plain(text: str) -> str:
     text = _ONEOF_TWICE.sub(_oneof_twice, text)
     text = _TYPE_AT.sub(lambda m: f"{_where(m.group(2))} {m.group(1)}", text)
     text = _NOT_AN_INT.sub(lambda m: f"expected a whole number, got {m.group(1)}", text)
-    return _FULL_STOPS.sub(".", text)  # a nested field's error ends in one stop per level
+    text = _QUOTED.sub(_cut_quote, text)
+    return clip(_FULL_STOPS.sub(".", text), MESSAGE_BYTES)  # one stop per nested level, before
+
+
+# A value the caller sent, quoted in a message: at most _QUOTED_CHARS of it (as
+# the service quotes values, service.games.base.shown).
+_QUOTED_CHARS = 40
+_QUOTED = re.compile(r""""[^"]*(?:"|$)|'[^']*(?:'|$)""")  # ParseDict may have cut the end off
+
+
+def _cut_quote(match: re.Match) -> str:
+    quoted = match.group(0)
+    mark, inner = quoted[0], quoted[1:].rstrip(quoted[0])
+    return quoted if len(inner) <= _QUOTED_CHARS else f"{mark}{inner[:_QUOTED_CHARS - 1]}\u2026{mark}"
 
 
 def _where(path: str) -> str:
@@ -360,4 +373,4 @@ def _oneof_twice(match: re.Match) -> str:
 
 
 _FULL_STOPS = re.compile(r"\.\.+$")
-_NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*')")
+_NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*'?)")

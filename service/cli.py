@@ -93,7 +93,9 @@ def dev() -> int:
                       f"  Redis  {redacted_url(env['REDIS_URL'])}"
                       f"{' (embedded, discarded on exit)' if redis else ' (REDIS_URL)'}\n", flush=True)
             if not announced and time.monotonic() - started > 30:
-                print("parlor dev: still not ready after 30 s; check the logs above", file=sys.stderr)
+                waiting = "the service (is Redis reachable?)" if len(children) == 1 else "the gateway"
+                print(f"parlor dev: still waiting for {waiting} after 30 s; check the logs above",
+                      file=sys.stderr)
                 started = time.monotonic()
             time.sleep(0.2)
     finally:

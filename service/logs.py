@@ -53,15 +53,15 @@ class JsonFormatter(logging.Formatter):
 
 
 class UndecodableMetadata(logging.Filter):
-    """gRPC logs a metadata value that is not UTF-8 as an ERROR with a
-    traceback, quoting the value: an `authorization` header's token with a stray
-    byte would reach the log, and any caller could fill it with tracebacks. The
-    line keeps its logger and loses the value (the call itself goes on, without
-    that entry, and is refused or served as such)."""
+    """gRPC logs bytes it cannot decode as UTF-8 (a metadata value, say) as an
+    ERROR with a traceback, quoting them: an `authorization` header's token with
+    a stray byte would reach the log, and any caller could fill it with
+    tracebacks. The line keeps its logger and loses the value. (The call goes
+    on: gRPC reads the value as Latin-1, so such a token is simply not valid.)"""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.name.startswith("grpc._cython") and record.getMessage().startswith("Invalid encoding on"):
-            record.msg, record.args = "a call's metadata held a value that is not UTF-8 (not logged)", ()
+            record.msg, record.args = "gRPC met bytes that are not UTF-8 (not logged)", ()
             record.exc_info = record.exc_text = None
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True

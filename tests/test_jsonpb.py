@@ -153,6 +153,9 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
     (pb.SubmitActionRequest, {"action": {"hiFu": {"discard": {"cards": {}}}}},
      "`action.hiFu.discard.cards` must be an array, not an object."),
     (pb.JoinMatchRequest, {"name": {"first": "Ada"}}, "`name` must be a string, not an object."),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"z" * 5000: 1}}},
+     'Failed to parse action field: `action.whatTheHeck` has no field named "' + "z" * 39
+     + '\u2026"; its fields are bid.'),
     (pb.SubmitActionRequest, {"action": {"hiFu": {"discard": {"cards": [[]]}}}},
      "`action.hiFu.discard.cards` must be a JSON object in each element, not an array."),
 ])

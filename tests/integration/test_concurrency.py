@@ -5,11 +5,13 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import grpc
 import pytest
 
 from parlor.v1 import parlor_pb2 as pb
 
 from ..support import auth, new_rest_match
+from .test_grpc import error_reason
 
 pytestmark = pytest.mark.integration
 
@@ -125,6 +127,30 @@ def test_concurrent_duplicates_with_expected_version_all_get_the_first_answer(st
             replies = [call.result() for call in calls]  # raises on any error (STALE_VERSION)
             assert len({r.SerializeToString() for r in replies}) == 1
             assert stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).version == 4
+
+
+def test_racing_writers_with_one_expected_version_one_wins_the_rest_are_stale(stack):
+    """Different seats' actions all expecting the same version: one is applied,
+    every other is told STALE_VERSION with the version the match is now at."""
+    with stack.channel() as channel:
+        stub = stack.stub(channel)
+        match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=5))
+        tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"s{i}")).token
+                  for i in range(5)]
+        request = pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": 9}},
+                                         expected_version=5)
+        calls = [stub.SubmitAction.future(request, metadata=auth(t)) for t in tokens]
+        won, stale = 0, []
+        for call in calls:
+            try:
+                call.result()
+                won += 1
+            except grpc.RpcError as err:
+                stale.append(error_reason(err))
+        assert won == 1
+        assert stale == [(grpc.StatusCode.ABORTED, "STALE_VERSION",
+                          {"expectedVersion": "5", "currentVersion": "6"})] * 4
+        assert stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).version == 6
 
 
 def test_stale_expected_version(rest):
