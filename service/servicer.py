@@ -44,10 +44,11 @@ def bearer_token(metadata) -> str | None:
 
 def _no_idempotency_metadata(metadata) -> None:
     """The idempotency key travels in the request's `idempotency_key` field.
-    Metadata `idempotency-key` is refused rather than ignored: ignored, a retry
-    the caller believes safe would be applied twice."""
+    Metadata `idempotency-key` (or `x-idempotency-key`, `idempotency_key`, a
+    `-bin` form) is refused rather than ignored: ignored, a retry the caller
+    believes safe would be applied twice."""
     for key, _ in metadata:
-        if key == "idempotency-key":
+        if key.removesuffix("-bin").replace("_", "-").endswith("idempotency-key"):
             raise ParlorError("INVALID_IDEMPOTENCY_KEY", "Send the idempotency key in the request's "
                               "idempotency_key field; metadata idempotency-key is not read.")
 

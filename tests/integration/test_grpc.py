@@ -79,10 +79,13 @@ def test_errors_carry_error_info(stub):
                                                  action={"what_the_heck": {"bid": 5}}),
                           metadata=auth(tokens[0]))
     assert error_reason(caught.value)[:2] == (grpc.StatusCode.PERMISSION_DENIED, "SEAT_MISMATCH")
-    with pytest.raises(grpc.RpcError) as caught:  # the key goes in the request field: not ignored
-        stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": 5}}),
-                          metadata=[*auth(tokens[0]), ("idempotency-key", "k1")])
-    assert error_reason(caught.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_IDEMPOTENCY_KEY")
+    for key, value in [("idempotency-key", "k1"), ("x-idempotency-key", "k1"), ("idempotency_key", "k1"),
+                       ("idempotency-key-bin", b"k1")]:
+        with pytest.raises(grpc.RpcError) as caught:  # the key goes in the request field: not ignored
+            stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id,
+                                                     action={"what_the_heck": {"bid": 5}}),
+                              metadata=[*auth(tokens[0]), (key, value)])
+        assert error_reason(caught.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_IDEMPOTENCY_KEY")
     assert stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id)).version == 2  # the joins only
     with pytest.raises(grpc.RpcError) as caught:
         stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
