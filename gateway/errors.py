@@ -14,7 +14,7 @@ import orjson
 from flask import Flask, Response, current_app
 from werkzeug.exceptions import HTTPException
 
-from service.errors import error_info
+from service.errors import ParlorError, error_info
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
         return error_response(exc.status, exc.code, exc.message, exc.details)
+
+    @app.errorhandler(ParlorError)  # a check the gateway shares with the service
+    def parlor_error(exc: ParlorError):
+        return error_response(HTTP_STATUS[exc.status_code], exc.code, exc.message, exc.details)
 
     @app.errorhandler(grpc.RpcError)
     def rpc_error(exc: grpc.RpcError):

@@ -92,33 +92,34 @@ def parse(data: dict[str, Any], message: M) -> M:
         raise ApiError(400, "INVALID_ARGUMENT", _plain(str(exc))) from None
 
 
-def _check_shapes(data: Any, descriptor, path: str) -> None:
+def _check_shapes(data: dict[str, Any], descriptor, path: str) -> None:
     """Refuses a JSON value of the wrong shape for its field, naming the place:
     an array for a single value, a single value for a repeated field, an object
     for a number or string, and anything but an object for a message. ParseDict
     words these in Python's terms ("int() argument must be ..."), or, for an
     empty array or string where a message belongs, reads an empty message, so
-    that `{"pass": []}` would pass as `{"pass": {}}`. null is left to it (unset)."""
-    if type(data) is not dict or descriptor.full_name.startswith("google.protobuf."):
-        return
+    that `{"pass": []}` would pass as `{"pass": {}}`. null is left to it (unset),
+    and so are well-known types and maps, which have JSON forms of their own."""
     for key, value in data.items():
-        field = descriptor.fields_by_name.get(key) or _by_json_name(descriptor).get(key)
-        if field is None or value is None or (field.message_type is not None
-                                              and field.message_type.GetOptions().map_entry):
+        field = _fields_by_either_name(descriptor).get(key)
+        if field is None or value is None or _own_json_form(field):
             continue
-        where = _where(f"{path}.{field.name}")
+        where = f"{path}.{field.name}"
         if field.is_repeated and type(value) is not list:
-            raise ApiError(400, "INVALID_ARGUMENT", f"{where} must be an array, not {_json_kind(value)}.")
+            raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be an array, not {_json_kind(value)}.")
         for item in value if field.is_repeated else [value]:
-            wanted = _wanted(field)
-            if field.message_type is not None:
-                if field.message_type.full_name.startswith("google.protobuf."):
-                    continue
-                if type(item) is not dict:
-                    raise ApiError(400, "INVALID_ARGUMENT", _wrong(where, field, wanted, item))
-                _check_shapes(item, field.message_type, f"{path}.{field.name}")
-            elif type(item) in (list, dict):
-                raise ApiError(400, "INVALID_ARGUMENT", _wrong(where, field, wanted, item))
+            if field.message_type is not None and type(item) is dict:
+                _check_shapes(item, field.message_type, where)
+            elif field.message_type is not None or type(item) in (list, dict):
+                each = " in each element" if field.is_repeated else ""
+                raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be {_wanted(field)}{each}, "
+                                                        f"not {_json_kind(item)}.")
+
+
+def _own_json_form(field) -> bool:
+    message = field.message_type
+    return message is not None and (message.full_name.startswith("google.protobuf.")
+                                    or message.GetOptions().map_entry)
 
 
 def _wanted(field) -> str:
@@ -137,14 +138,9 @@ def _wanted(field) -> str:
     return "a whole number"
 
 
-def _wrong(where: str, field, wanted: str, item: Any) -> str:
-    each = " in each element" if field.is_repeated else ""
-    return f"{where} must be {wanted}{each}, not {_json_kind(item)}."
-
-
 @cache
-def _by_json_name(descriptor) -> dict[str, Any]:
-    return {field.json_name: field for field in descriptor.fields}
+def _fields_by_either_name(descriptor) -> dict[str, Any]:
+    return {**{field.json_name: field for field in descriptor.fields}, **descriptor.fields_by_name}
 
 
 def _json_kind(value: Any) -> str:
@@ -373,4 +369,4 @@ def _oneof_twice(match: re.Match) -> str:
 
 
 _FULL_STOPS = re.compile(r"\.\.+$")
-_NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*'?)")
+_NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*)")  # the end may be cut off

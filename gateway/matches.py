@@ -7,6 +7,7 @@ import re
 from flask import Blueprint, current_app, g, request
 
 from parlor.v1 import parlor_pb2 as pb
+from service.errors import bearer
 
 from . import streams
 from .errors import ApiError, json_response
@@ -81,9 +82,7 @@ def submit_action(match_id: str):
     auth = _auth()
     if auth is None:  # who asks comes before what they ask
         raise ApiError(401, "TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
-    scheme, _, token = auth.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():  # as the service words it, on every route
-        raise ApiError(401, "INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
+    bearer(auth)  # a malformed one is INVALID_TOKEN, as the service answers on every route
     body = body_object()
     if "action" not in body:
         raise ApiError(400, "INVALID_ACTION", "The body needs an `action`.")

@@ -93,6 +93,16 @@ class ParlorError(Exception):
             code=getattr(code_pb2, self.status_code.name), message=self.message, details=[detail]))
 
 
+def bearer(value: str) -> str:
+    """The token of an `Authorization: Bearer <token>` value (the scheme in any
+    case), as the service and the gateway both read it; INVALID_TOKEN if the
+    value is not one."""
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ParlorError("INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
+    return token.strip()
+
+
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
     """The ErrorInfo a failed call carries (what ParlorError.to_status puts
     there: the code as `reason`, the details as `metadata`), or None."""

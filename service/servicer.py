@@ -19,7 +19,7 @@ from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
 
 from . import logs
-from .errors import ParlorError
+from .errors import ParlorError, bearer
 from .matches import Matches
 
 log = logging.getLogger(__name__)
@@ -35,10 +35,7 @@ def bearer_token(metadata) -> str | None:
     """The seat token from `authorization: Bearer <token>`, or None."""
     for key, value in metadata:
         if key == "authorization":
-            scheme, _, token = value.partition(" ")
-            if scheme.lower() != "bearer" or not token.strip():
-                raise ParlorError("INVALID_TOKEN", "Authorization must be `Bearer <token>`.")
-            return token.strip()
+            return bearer(value)
     return None
 
 

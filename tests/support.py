@@ -151,15 +151,21 @@ class Sse:
         self.conn.close()
 
 
-def open_when_free(stack, path: str, **kw) -> Sse:
-    """A stream, once the gateway has a slot for it: the slot of a stream closed
-    just before is freed a moment later, when the gateway sees the hang-up."""
+def when_free(attempt):
+    """`attempt()`'s reply once it is not 429 (a stream slot taken): the slot of
+    a stream closed just before is freed a moment later, when the gateway is
+    done with it. `attempt` returns an object with `status` and `close()`."""
     since = time.monotonic()
-    while (stream := Sse(stack.http_port, path, **kw)).status == 429:
-        stream.close()
+    while (reply := attempt()).status == 429:
+        reply.close()
         assert time.monotonic() - since < 5, "no stream slot came free"
         time.sleep(0.1)
-    return stream
+    return reply
+
+
+def open_when_free(stack, path: str, **kw) -> Sse:
+    """A stream, once the gateway has a slot for it."""
+    return when_free(lambda: Sse(stack.http_port, path, **kw))
 
 
 def _wait(check, what: str, timeout: float = 20.0, proc: subprocess.Popen | None = None) -> None:
@@ -281,6 +287,14 @@ class Stack:
 
 def auth(token: str) -> list[tuple[str, str]]:
     return [("authorization", f"Bearer {token}")]
+
+
+def new_grpc_match(stub, game: str, players: int) -> tuple[pb.Match, list[str]]:
+    """Creates a match over gRPC and fills every seat; returns (match, tokens)."""
+    match = stub.CreateMatch(pb.CreateMatchRequest(game=game, players=players))
+    tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"s{i}")).token
+              for i in range(players)]
+    return match, tokens
 
 
 def new_rest_match(rest: Rest, game: str, players: int, options: dict | None = None,

@@ -10,7 +10,7 @@ import pytest
 
 from parlor.v1 import parlor_pb2 as pb
 
-from ..support import auth, new_rest_match
+from ..support import auth, new_grpc_match, new_rest_match
 from .test_grpc import error_reason
 
 pytestmark = pytest.mark.integration
@@ -56,9 +56,7 @@ def test_simultaneous_bids_over_rest_are_each_applied_once(stack, players):
 def test_simultaneous_bids_over_grpc_from_processes_worth_of_channels(stack):
     channels = [stack.channel() for _ in range(4)]
     stubs = [stack.stub(ch) for ch in channels]
-    match = stubs[0].CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=4))
-    tokens = [stubs[0].JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"s{i}")).token
-              for i in range(4)]
+    match, tokens = new_grpc_match(stubs[0], "what_the_heck", 4)
     for round_no in range(1, 16):
         replies = _all_at_once([
             (lambda s=s, t=t: s.SubmitAction(pb.SubmitActionRequest(
@@ -118,9 +116,7 @@ def test_concurrent_duplicates_with_expected_version_all_get_the_first_answer(st
         stub = stack.stub(channel)
         for attempt in range(5):
             # three seats: every hand holds all 15 number cards (two remove three each)
-            match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=3))
-            tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"s{i}")).token
-                      for i in range(3)]
+            match, tokens = new_grpc_match(stub, "what_the_heck", 3)
             request = pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": 7}},
                                              expected_version=3, idempotency_key="retry-1")
             calls = [stub.SubmitAction.future(request, metadata=auth(tokens[0])) for _ in range(8)]
@@ -134,9 +130,7 @@ def test_racing_writers_with_one_expected_version_one_wins_the_rest_are_stale(st
     every other is told STALE_VERSION with the version the match is now at."""
     with stack.channel() as channel:
         stub = stack.stub(channel)
-        match = stub.CreateMatch(pb.CreateMatchRequest(game="what_the_heck", players=5))
-        tokens = [stub.JoinMatch(pb.JoinMatchRequest(match_id=match.match_id, name=f"s{i}")).token
-                  for i in range(5)]
+        match, tokens = new_grpc_match(stub, "what_the_heck", 5)
         request = pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": 9}},
                                          expected_version=5)
         calls = [stub.SubmitAction.future(request, metadata=auth(t)) for t in tokens]
