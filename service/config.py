@@ -66,6 +66,7 @@ class Settings:
     stream_keepalive: int = 15
     max_streams: int = 1000
     record_cache: int = 1024
+    redis_max_connections: int = 64
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
 
@@ -92,6 +93,7 @@ class Settings:
             stream_keepalive=_int("PARLOR_STREAM_KEEPALIVE_SECONDS", 15, minimum=1),
             max_streams=_int("PARLOR_MAX_STREAMS", 1000, minimum=1),
             record_cache=_int("PARLOR_RECORD_CACHE_MATCHES", 1024),
+            redis_max_connections=_int("PARLOR_REDIS_MAX_CONNECTIONS", 64, minimum=1),
             cors_origins=_origins("PARLOR_CORS_ORIGINS"),
             log_level=(os.environ.get("PARLOR_LOG_LEVEL", "").strip() or "INFO").upper(),
         )

@@ -135,7 +135,8 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
 
 async def serve(settings: Settings) -> None:
     # Live event streams hear of new events on a subscription of their own.
-    store = MatchStore(connect(settings.redis_url), connect(settings.redis_url, pubsub=True))
+    store = MatchStore(connect(settings.redis_url), connect(settings.redis_url, pubsub=True),
+                       settings.redis_max_connections)
     server, port, keeper, matches = await create_server(settings, store)
     start_http_server(settings.metrics_port, addr=settings.host)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,

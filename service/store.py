@@ -155,6 +155,18 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
     return wrapper
 
 
+def _one_of_many(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Waits for one of the store's slots (PARLOR_REDIS_MAX_CONNECTIONS): at
+    most that many commands are in flight at once, so a burst of calls cannot
+    grow the connection pool past it; the rest wait their turn (or their
+    deadline)."""
+    @functools.wraps(fn)
+    async def wrapper(self: "MatchStore", *args, **kwargs):
+        async with self._slots:
+            return await fn(self, *args, **kwargs)
+    return wrapper
+
+
 def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
     """Reads change nothing, so one retry on a fresh connection is safe (the
     first use of a pooled connection after a Redis restart fails)."""
@@ -168,10 +180,15 @@ def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
 
 
 class MatchStore:
-    def __init__(self, client: aredis.Redis, pubsub: aredis.Redis | None = None) -> None:
+    def __init__(self, client: aredis.Redis, pubsub: aredis.Redis | None = None,
+                 max_connections: int = 64) -> None:
         """`pubsub`: a client to hear event notices on (connect(url, pubsub=True));
-        without one, live streams hear nothing and re-read at each keep-alive."""
+        without one, live streams hear nothing and re-read at each keep-alive.
+        `max_connections`: match commands in flight at once, and so the
+        connections they open (health checks' PING goes around the limit, so
+        that a busy store is not taken for a dead one)."""
         self.redis = client
+        self._slots = asyncio.Semaphore(max_connections)
         self.notices = EventNotices(pubsub)
         self._commit = client.register_script(_COMMIT)
 
@@ -180,12 +197,14 @@ class MatchStore:
         return bool(await self.redis.ping())
 
     @_store_errors
+    @_one_of_many
     async def create(self, match_id: str, record: bytes, ttl_seconds: int) -> bool:
         """Stores a new match at version 0; False if the id is taken."""
         return bool(await self.redis.set(keys(match_id)[0], b"0|" + record,
                                          px=ttl_seconds * 1000, nx=True))
 
     @_store_errors
+    @_one_of_many
     @_retry_read
     async def load(self, match_id: str, idempotency_field: str = "") -> Stored | None:
         """The match's version and record (and an idempotency record) in one
@@ -204,6 +223,7 @@ class MatchStore:
         return Stored(int(version), record, found)
 
     @_store_errors
+    @_one_of_many
     async def commit(self, match_id: str, expected_version: int, record: bytes, ttl_seconds: int,
                events: Sequence[NewEvent] = (), action: bytes = b"",
                idempotency: tuple[str, bytes] | None = None) -> int:
@@ -226,6 +246,7 @@ class MatchStore:
         return expected_version + 1
 
     @_store_errors
+    @_one_of_many
     @_retry_read
     async def events(self, match_id: str, after: int, limit: int, seat: int | None,
                until: int | None = None) -> list[bytes]:
@@ -236,6 +257,7 @@ class MatchStore:
         return [fields.get(own) or fields[b"p"] for _, fields in entries]
 
     @_store_errors
+    @_one_of_many
     @_retry_read
     async def actions(self, match_id: str, count: int) -> list[bytes]:
         """The first `count` accepted actions, oldest first."""
@@ -244,14 +266,17 @@ class MatchStore:
         return await self.redis.lrange(keys(match_id)[2], 0, count - 1)
 
     @_store_errors
+    @_one_of_many
     async def mark_started(self, match_id: str, now: float) -> None:
         await self.redis.zadd(ACTIVE_INDEX, {match_id: now})
 
     @_store_errors
+    @_one_of_many
     async def mark_finished(self, match_id: str) -> None:
         await self.redis.zrem(ACTIVE_INDEX, match_id)
 
     @_store_errors
+    @_one_of_many
     async def count_active(self, now: float, abandoned_after: int) -> int:
         """Started, unfinished matches; forgets those started before the
         abandoned TTL (they expired unless still played, which is rare)."""

@@ -7,10 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
+import redis
 
 from parlor.v1 import parlor_pb2 as pb
 
-from ..support import auth, new_grpc_match, new_rest_match
+from ..support import Stack, auth, new_grpc_match, new_rest_match
 from .test_grpc import error_reason
 
 pytestmark = pytest.mark.integration
@@ -156,3 +157,43 @@ def test_stale_expected_version(rest):
     assert stale.status == 409 and stale.error == "STALE_VERSION"
     assert stale.body["error"]["details"] == {"expectedVersion": "2", "currentVersion": "3"}
     assert rest.get(f"/v1/matches/{match['matchId']}").body["version"] == 3
+
+
+def test_a_burst_of_calls_opens_no_more_redis_connections_than_allowed():
+    """PARLOR_REDIS_MAX_CONNECTIONS bounds the service's connection pool: 300
+    calls at once (reads, and a match played meanwhile) all succeed, waiting
+    their turn for one of 2 connections (+1 for the health check's PING)."""
+    stack = Stack(gateway=False, env={"PARLOR_REDIS_MAX_CONNECTIONS": "2"}).start()
+    watcher = redis.Redis.from_url(stack.redis.url)
+    own = watcher.client_id()
+    most, done = [0], threading.Event()
+
+    def count_connections():
+        while not done.is_set():
+            service = [c for c in watcher.client_list() if c["id"] != own]
+            most[0] = max(most[0], len(service))
+
+    try:
+        with stack.channel() as channel:
+            stub = stack.stub(channel)
+            match, tokens = new_grpc_match(stub, "what_the_heck", 3)
+            read = pb.GetMatchRequest(match_id=match.match_id)
+            counter = threading.Thread(target=count_connections)
+            counter.start()
+            try:
+                for round_no in range(1, 16):
+                    bids = [(lambda t=t: stub.SubmitAction(pb.SubmitActionRequest(
+                        match_id=match.match_id, action={"what_the_heck": {"bid": round_no}}),
+                        metadata=auth(t))) for t in tokens]
+                    reads = [lambda: stub.GetMatch(read, timeout=30)] * 20
+                    replies = _all_at_once(bids + reads)
+                    assert all(r.match.version for r in replies[:3])
+            finally:
+                done.set()
+                counter.join()
+            final = stub.GetMatch(read)
+            assert final.status == pb.FINISHED and final.version == 3 + 45
+        assert 0 < most[0] <= 3, f"the service had {most[0]} Redis connections open"
+    finally:
+        watcher.close()
+        stack.stop()
