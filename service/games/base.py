@@ -11,8 +11,10 @@ messages (keys are proto field names), e.g. `{"bid": 7}`. A legal action lists
 every field of its message, defaults included, so that an action decoded from the
 wire compares equal to the listed one.
 
-The framework calls only the public methods of `Game` (`new_state`, `play`,
-`legal`, `view`, `status`); a game fills in the hooks below them.
+The framework calls the public methods of `Game` (`resolve_options`,
+`new_state`, `play`, `legal`, `view`), which check their arguments, and the
+read-only hooks `opening_events`, `to_act` and `outcome`; a game fills in the
+hooks below them.
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ class Game:
     rules_version: ClassVar[str] = "1"
     options: ClassVar[tuple[Option, ...]] = ()
 
-    # ---- public API (the framework calls only these) -------------------------
+    # ---- public API (checks its arguments, then calls the hooks) ---------------
 
     def resolve_options(self, players: int, given: dict[str, Any]) -> dict[str, Any]:
         """Validates the player count and the options given; returns every option
@@ -144,6 +146,12 @@ class Game:
             return []
         return self.legal_actions(state, seat)
 
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may see, shaped like the game's View.
+        Anything that is not a seat of this game sees what a spectator sees (as
+        it has no legal actions): -1 would otherwise index the last seat's hand."""
+        return self.seat_view(state, seat if is_seat(state, seat) else None)
+
     # ---- hooks a game implements ----------------------------------------------
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:
@@ -181,8 +189,8 @@ class Game:
         """Applies an action that passed check(); returns at least one event."""
         raise NotImplementedError
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) may see, shaped like the game's View."""
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Called only with a seat of this game, or None for a spectator."""
         raise NotImplementedError
 
     def outcome(self, state: State) -> Outcome | None:

@@ -316,7 +316,7 @@ class HeulDoch(Game):
 
     # ---- what a seat sees, and the result -------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         over = state["finished"]
         seats = []
         for other, pile in enumerate(state["piles"]):

@@ -178,7 +178,7 @@ class WhatTheHeck(Game):
             events.append(_round_started(state))
         return events
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         secret_tally = state["hidden_winnings"] and not state["finished"]
         seats = []
         for other in range(state["players"]):

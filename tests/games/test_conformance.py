@@ -87,3 +87,13 @@ def test_an_option_given_as_none_takes_its_default(game):
     players = game.min_players
     given_none = game.resolve_options(players, {opt.name: None for opt in game.options})
     assert given_none == game.resolve_options(players, {})
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=list(GAMES))
+def test_anything_but_a_seat_sees_what_a_spectator_sees(game):
+    """-1 would index the last seat's hand; True would pass for seat 1."""
+    state, _ = harness.start(game, game.min_players, {}, seed="seats")
+    spectator = game.view(state, None)
+    for seat in (-1, -game.min_players, game.min_players, True, 1.0, "0", 2**70):
+        assert game.view(state, seat) == spectator
+    assert game.view(state, 0) != spectator

@@ -425,7 +425,7 @@ class Heck(Game):
 
     # ---- views and results ------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         n = state["players"]
         own = is_seat(state, seat)
         snake = state["snakes"][seat] if own else None

@@ -330,7 +330,7 @@ class HiFu(Game):
 
     # ---- what each seat sees ----------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         players = state["players"]
         discarding = state["phase"] == "discard"
         places = {pawn["seat"]: place

@@ -453,7 +453,7 @@ class Whatever(Game):
 
     # ---- views and results ----
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         rows = state["rows"]
         shown = state["drawn"] is not None and seat == state["auctioneer"]
         return {
