@@ -32,6 +32,7 @@ import redis
 import redis.asyncio as aredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.maint_notifications import MaintNotificationsConfig
 
 from . import logs, metrics
 from .errors import ParlorError
@@ -115,8 +116,13 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     what is safe to retry (reads) and what is not (writes). `pubsub`: a plain
     client for subscribing (with Cluster, to the node the URL names: a
     PUBLISH reaches every node)."""
+    # Maintenance notifications (a RESP3 feature of managed Redis) stay off:
+    # redis-py's "auto" default also turns off its check that a pooled
+    # connection is still open, so the first calls after a Redis restart went
+    # out on connections the old server had closed, and failed.
+    no_notices = MaintNotificationsConfig(enabled=False)
     common = dict(socket_timeout=5, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0),
-                  health_check_interval=15)
+                  health_check_interval=15, maint_notifications_config=no_notices)
     if url.startswith("redis+sentinel://"):
         from redis.asyncio.sentinel import Sentinel
 
@@ -138,7 +144,8 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
         plain = "redis://" + url[len("redis+cluster://"):]
         if pubsub:
             return aredis.Redis.from_url(plain, **common)
-        return RedisCluster.from_url(plain, socket_timeout=5, socket_connect_timeout=2)
+        return RedisCluster.from_url(plain, socket_timeout=5, socket_connect_timeout=2,
+                                     maint_notifications_config=no_notices)
     return aredis.Redis.from_url(url, **common)
 
 

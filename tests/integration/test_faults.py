@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import random
 import signal
+import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from ..support import Stack, new_rest_match, play_rest_to_end
+from parlor.v1 import parlor_pb2 as pb
+from service.embedded_redis import cli_binary
+
+from ..support import Stack, auth, new_grpc_match, new_rest_match, play_rest_to_end
 
 pytestmark = pytest.mark.integration
 
@@ -123,3 +128,35 @@ def test_a_hung_redis_shows_in_health_within_seconds(durable_stack):
     assert wait_for(lambda: rest.get("/readyz").status == 200)
     assert "Traceback" not in stack.log("service")
     rest.close()
+
+
+def test_after_a_redis_restart_no_call_fails_on_a_connection_the_old_server_closed():
+    """The service's pool holds connections to the Redis that went away. Once
+    health is SERVING again, every call succeeds: none is sent on one of those
+    connections (they are replaced as they are taken), however long after the
+    restart it is taken."""
+    stack = Stack(gateway=False).start()
+    try:
+        with stack.channel() as channel:
+            stub = stack.stub(channel)
+
+            def burst(matches, bid):
+                calls = [(match.match_id, token) for match, tokens in matches for token in tokens]
+                with ThreadPoolExecutor(len(calls)) as pool:
+                    return list(pool.map(lambda call: stub.SubmitAction(pb.SubmitActionRequest(
+                        match_id=call[0], action={"what_the_heck": {"bid": bid}}),
+                        metadata=auth(call[1]), timeout=10).match.version, calls))
+
+            for restart in range(3):
+                matches = [new_grpc_match(stub, "what_the_heck", 3) for _ in range(6)]
+                burst(matches, 1)  # 18 calls at once: the pool grows to many connections
+                subprocess.run([cli_binary(), "-p", str(stack.redis.port), "shutdown", "nosave"],
+                               check=True, capture_output=True)
+                stack.redis.process.wait(10)
+                stack.redis.start()
+                assert wait_for(lambda: health(stack) == health_pb2.HealthCheckResponse.SERVING)
+                # a few calls in a row reuse the newest connections; the burst takes the older ones
+                matches = [new_grpc_match(stub, "what_the_heck", 3) for _ in range(6)]
+                assert sorted(burst(matches, 2)) == sorted([4, 5, 6] * 6)  # (a failed call raises)
+    finally:
+        stack.stop()
