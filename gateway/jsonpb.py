@@ -95,7 +95,8 @@ def parse(data: dict[str, Any], message: M) -> M:
 def _check_shapes(data: dict[str, Any], descriptor, path: str) -> None:
     """Refuses a JSON value of the wrong shape for its field, naming the place:
     an array for a single value, a single value for a repeated field, an object
-    for a number or string, and anything but an object for a message. ParseDict
+    for a number or string, anything but an object for a message, and a number
+    for an integer field that is not a whole number in its range. ParseDict
     words these in Python's terms ("int() argument must be ..."), or, for an
     empty array or string where a message belongs, reads an empty message, so
     that `{"pass": []}` would pass as `{"pass": {}}`. null is left to it (unset),
@@ -114,6 +115,21 @@ def _check_shapes(data: dict[str, Any], descriptor, path: str) -> None:
                 each = " in each element" if field.is_repeated else ""
                 raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be {_wanted(field)}{each}, "
                                                         f"not {_json_kind(item)}.")
+            elif field.type in _RANGES and type(item) in (bool, int, float):
+                _check_whole_number(where, field, item)
+
+
+def _check_whole_number(where: str, field, value: bool | int | float) -> None:
+    """A JSON number for an integer field: whole (2.0 passes, as the proto3
+    JSON mapping has it), in the field's range, and not true or false (which
+    Python would take for 1 and 0)."""
+    if type(value) is bool or (type(value) is float and not value.is_integer()):
+        raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a whole number, "
+                                                f"not {orjson.dumps(value).decode()[:_QUOTED_CHARS]}.")
+    low, high = _RANGES[field.type]
+    if not low <= value < high:
+        raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a whole number from {low} "
+                                                f"to {high - 1}.")
 
 
 def _own_json_form(field) -> bool:

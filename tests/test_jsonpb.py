@@ -158,6 +158,12 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
      + '\u2026"; its fields are bid.'),
     (pb.SubmitActionRequest, {"action": {"hiFu": {"discard": {"cards": [[]]}}}},
      "`action.hiFu.discard.cards` must be a JSON object in each element, not an array."),
+    (pb.JoinMatchRequest, {"name": "Ada", "seat": 1.5}, "`seat` must be a whole number, not 1.5."),
+    (pb.JoinMatchRequest, {"name": "Ada", "seat": True}, "`seat` must be a whole number, not true."),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 2**31}}},
+     "`action.whatTheHeck.bid` must be a whole number from -2147483648 to 2147483647."),
+    (pb.CreateMatchRequest, {"game": "heck", "players": 1e300},
+     "`players` must be a whole number from -2147483648 to 2147483647."),
 ])
 def test_parse_errors_speak_the_apis_language(cls, body, words):
     with pytest.raises(ApiError) as caught:
