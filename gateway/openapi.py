@@ -135,10 +135,11 @@ def document() -> dict[str, Any]:
     }
     match_id = {"name": "matchId", "in": "path", "required": True, "schema": {"type": "string"}}
     idem = {"name": "Idempotency-Key", "in": "header", "required": False,
-            "schema": {"type": "string", "maxLength": 128},
-            "description": "Scoped to the match and seat and kept as long as the match: a retry with "
-                           "the same key and body returns the first response and changes nothing; the "
-                           "same key with another body is 409 IDEMPOTENCY_KEY_REUSED."}
+            "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$"},
+            "description": "1 to 128 printable ASCII characters, no spaces. Scoped to the match "
+                           "and seat and kept as long as the match: a retry with the same key and "
+                           "body returns the first response and changes nothing; the same key with "
+                           "another body is 409 IDEMPOTENCY_KEY_REUSED."}
     seat_auth = [{"seatToken": []}]
     optional_auth = [{"seatToken": []}, {}]
     paths = {
@@ -217,6 +218,10 @@ def document() -> dict[str, Any]:
                              "responses": {"200": {"description": "text exposition format",
                                                    "content": {"text/plain": {}}}}}},
     }
+    # Fields every view and every event carries (only the server writes these two).
+    schemas["Match"]["required"] = ["matchId", "game", "rulesVersion", "version", "status", "seats",
+                                    "seedSha256", "awaiting"]
+    schemas["Event"]["required"] = ["number", "version"]
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",
                 413: "Body too large", 429: "Too many live event streams",

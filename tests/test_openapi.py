@@ -35,3 +35,16 @@ def test_served_by_the_gateway():
 def test_match_status_lists_what_a_view_can_carry():
     status = document()["components"]["schemas"]["Match"]["properties"]["status"]
     assert status["enum"] == ["WAITING", "ACTIVE", "FINISHED"]
+
+
+def test_what_every_view_and_event_carries_is_required_and_always_rendered():
+    from gateway.jsonpb import render
+    from parlor.v1 import parlor_pb2 as pb
+
+    schemas = document()["components"]["schemas"]
+    waiting = render(pb.Match(match_id="m", game="what_the_heck", status=pb.WAITING,
+                              what_the_heck={"options": {"hidden_winnings": False}}))
+    assert set(schemas["Match"]["required"]) <= set(waiting)
+    assert {"matchId", "game", "rulesVersion", "version", "status", "seats",
+            "seedSha256"} <= set(schemas["Match"]["required"])  # DESIGN's "every match view"
+    assert set(schemas["Event"]["required"]) <= set(render(pb.Event(number=1, version=1)))
