@@ -101,6 +101,9 @@ def rpc(method: Method) -> Method:
             return await method(self, request, call.metadata)
         except grpc.aio.AbortError:
             raise
+        except asyncio.CancelledError:  # the caller went away, or its deadline passed
+            call.cancelled()
+            raise
         except Exception as exc:  # noqa: BLE001 (every error becomes a status)
             await call.fail(exc)
         finally:
@@ -123,8 +126,8 @@ def rpc_stream(method: Callable[..., AsyncIterator[Any]]):
                 yield reply
         except grpc.aio.AbortError:
             raise
-        except asyncio.CancelledError:  # the caller went away
-            call.code = "CANCELLED"
+        except asyncio.CancelledError:  # the caller went away, or its deadline passed
+            call.cancelled()
             raise
         except Exception as exc:  # noqa: BLE001 (every error becomes a status)
             await call.fail(exc)
@@ -159,6 +162,12 @@ class _Call:
         self.code = exc.code
         status = exc.to_status()
         await self.context.abort(status.code, status.details, status.trailing_metadata)
+
+    def cancelled(self) -> None:
+        """The call ends without an answer: its deadline passed, or the caller
+        cancelled it (so it is not logged and counted as OK)."""
+        left = self.context.time_remaining()
+        self.code = "DEADLINE_EXCEEDED" if left is not None and left <= 0 else "CANCELLED"
 
     def finish(self) -> None:
         elapsed = time.perf_counter() - self.started

@@ -14,8 +14,12 @@ from service.servicer import rpc, rpc_stream
 class Context:
     """What the wrapper uses of grpc.aio.ServicerContext."""
 
-    def __init__(self):
+    def __init__(self, time_remaining=None):
         self.aborted = None
+        self.remaining = time_remaining
+
+    def time_remaining(self):
+        return self.remaining
 
     def invocation_metadata(self):
         return (("x-request-id", "abcdef0123456789"),)
@@ -43,6 +47,10 @@ class Servicer:
     @rpc
     async def Answers(self, request, metadata):  # noqa: N802
         return dict(metadata)["x-request-id"]
+
+    @rpc
+    async def Waits(self, request, metadata):  # noqa: N802
+        await asyncio.sleep(10)
 
     @rpc_stream
     async def Streams(self, request, metadata):  # noqa: N802
@@ -93,3 +101,20 @@ def test_a_stream_the_caller_leaves_is_cancelled():
 
     run(leave_after_first())
     assert servicer.observed == [("Streams", "CANCELLED")]
+
+
+@pytest.mark.parametrize("remaining,code", [(None, "CANCELLED"), (3.0, "CANCELLED"),
+                                            (0.0, "DEADLINE_EXCEEDED"), (-0.5, "DEADLINE_EXCEEDED")])
+def test_a_call_cancelled_while_it_waits_is_not_counted_as_ok(remaining, code):
+    """gRPC cancels the handler when the caller hangs up or its deadline passes."""
+    servicer = Servicer()
+
+    async def cancel_while_waiting():
+        task = asyncio.ensure_future(servicer.Waits(None, Context(time_remaining=remaining)))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    run(cancel_while_waiting())
+    assert servicer.observed == [("Waits", code)]
