@@ -29,13 +29,15 @@ log = logging.getLogger(__name__)
 
 LIVENESS = "liveness"  # SERVING while the process runs: probes that must not depend on Redis
 HEALTH_INTERVAL = 2.0  # seconds between Redis pings
+RECOVERY_INTERVAL = 0.5  # seconds between pings while Redis does not answer
 HEALTH_TIMEOUT = 1.0   # a ping slower than this counts as Redis not answering (a hung server)
 ACTIVE_INTERVAL = 15.0  # seconds between counts of active matches (a gauge)
 
 
 class RedisHealth:
     """Keeps the health of "" and parlor.v1.Parlor in step with Redis (SERVING
-    only while Redis answers) and the active-matches gauge up to date."""
+    only while Redis answers), tells the store (which fails calls at once while
+    Redis does not answer), and keeps the active-matches gauge up to date."""
 
     def __init__(self, store: MatchStore, servicer: health.aio.HealthServicer,
                  abandoned_ttl: int) -> None:
@@ -49,6 +51,7 @@ class RedisHealth:
             healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
         except (ParlorError, asyncio.TimeoutError):
             healthy = False
+        self.store.answering = healthy  # while False, calls fail at once (store._one_of_many)
         status = health_pb2.HealthCheckResponse.SERVING if healthy \
             else health_pb2.HealthCheckResponse.NOT_SERVING
         for name in ("", SERVICE_NAME):
@@ -66,7 +69,7 @@ class RedisHealth:
     async def _run(self) -> None:
         was, counted = None, 0.0
         while True:
-            await asyncio.sleep(HEALTH_INTERVAL)
+            await asyncio.sleep(HEALTH_INTERVAL if self.store.answering else RECOVERY_INTERVAL)
             now = await self.check()
             if now != was and was is not None:
                 log.warning("redis health changed", extra={"serving": now})

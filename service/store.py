@@ -24,6 +24,7 @@ import asyncio
 import functools
 import logging
 import struct
+import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Sequence, TypeVar
 from urllib.parse import unquote, urlsplit
@@ -43,7 +44,10 @@ T = TypeVar("T")
 NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>"
 
 # ARGV: expected version, new value, TTL ms, idempotency field and record ('' for
-# none), action ('' for none), events. The events come packed in one argument
+# none), action ('' for none), events, and the time (Redis's clock, ms) after
+# which the write must not happen: a script that waited in a stalled Redis's
+# socket buffer past it (the caller was told the store failed) writes nothing
+# when Redis wakes up. The events come packed in one argument
 # (fewer arguments to encode per call): strings, each a 4-byte big-endian length
 # and its bytes; per event the stream id, the field count, then field, value, ...
 # Last, after every write, the new events are announced on NOTICES (the message:
@@ -52,6 +56,8 @@ NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>
 # keep-alive), never the write. A script is not rolled back on an error, so
 # nothing that may fail comes before a write.
 _COMMIT = """
+local now = redis.call('TIME')
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[8]) then return 3 end
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 0 end
 if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return 0 end
@@ -92,12 +98,23 @@ class NewEvent:
     private: dict[int, bytes]
 
 
+class TooLate(Exception):
+    """The write reached Redis after its window (WRITE_WINDOW_MS) and was not made."""
+
+
 class Conflict(Exception):
     """The version moved on (or the match vanished) between read and write."""
 
 
 class DuplicateKey(Exception):
     """A concurrent request with the same idempotency key committed first."""
+
+
+# A write reaches Redis within this long of being sent, or is not made at all
+# (the script checks Redis's clock). Well inside the 5 s socket timeout, so that
+# a write the service gave up on (and answered STORE_UNAVAILABLE for) cannot
+# happen later, unless Redis stalled between making it and answering.
+WRITE_WINDOW_MS = 2500
 
 
 ACTIVE_INDEX = "parlor:active"
@@ -157,8 +174,19 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             log.warning("redis unavailable", extra={"op": fn.__name__, "error": str(exc)})
+            if fn.__name__ == "commit" and isinstance(exc, redis.TimeoutError):
+                # sent, and not answered: made before the write window closed, or never
+                raise ParlorError("STORE_UNAVAILABLE", "The match store did not answer in time, so "
+                                  "this change may or may not have been made: re-read the match "
+                                  "before trying again (a retry with the same Idempotency-Key is "
+                                  "always safe).") from exc
             raise ParlorError("STORE_UNAVAILABLE",
                               "The match store is unavailable; try again shortly.") from exc
+        except TooLate as exc:
+            metrics.REDIS_ERRORS.labels(fn.__name__).inc()
+            log.warning("redis too slow: write refused", extra={"op": fn.__name__})
+            raise ParlorError("STORE_UNAVAILABLE", "The match store was too slow to take the "
+                              "change, which was not made; try again shortly.") from exc
     return wrapper
 
 
@@ -166,22 +194,32 @@ def _one_of_many(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]
     """Waits for one of the store's slots (PARLOR_REDIS_MAX_CONNECTIONS): at
     most that many commands are in flight at once, so a burst of calls cannot
     grow the connection pool past it; the rest wait their turn (or their
-    deadline)."""
+    deadline). While the health check finds Redis not answering, calls fail at
+    once instead of waiting out the socket timeout, one after another."""
     @functools.wraps(fn)
     async def wrapper(self: "MatchStore", *args, **kwargs):
+        if not self.answering:
+            raise redis.ConnectionError(_NOT_ANSWERING)
         async with self._slots:
+            if not self.answering:  # (found out while this call waited its turn)
+                raise redis.ConnectionError(_NOT_ANSWERING)
             return await fn(self, *args, **kwargs)
     return wrapper
 
 
+_NOT_ANSWERING = "Redis did not answer the last health check"
+
+
 def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
-    """Reads change nothing, so one retry on a fresh connection is safe (the
-    first use of a pooled connection after a Redis restart fails)."""
+    """Reads change nothing, so one retry on a fresh connection is safe (a
+    pooled connection can fail on its first use after a network blip). Not
+    after a timeout: a Redis that did not answer in time will not answer the
+    retry sooner, and the caller would wait twice as long for its error."""
     @functools.wraps(fn)
     async def wrapper(*args, **kwargs):
         try:
             return await fn(*args, **kwargs)
-        except (redis.ConnectionError, redis.TimeoutError):
+        except redis.ConnectionError:
             return await fn(*args, **kwargs)
     return wrapper
 
@@ -196,12 +234,23 @@ class MatchStore:
         that a busy store is not taken for a dead one)."""
         self.redis = client
         self._slots = asyncio.Semaphore(max_connections)
+        # Kept by the service's health check (RedisHealth): False while Redis
+        # does not answer its PING, and calls fail at once.
+        self.answering = True
+        # Redis's clock minus ours, in ms, as the last ping() measured it: a
+        # write's window is set on Redis's clock, however far ours is off.
+        self.clock_offset_ms = 0.0
         self.notices = EventNotices(pubsub)
         self._commit = client.register_script(_COMMIT)
 
     @_store_errors
     async def ping(self) -> bool:
-        return bool(await self.redis.ping())
+        """Whether Redis answers; also measures its clock against ours (TIME)."""
+        sent = time.time()
+        seconds, microseconds = await self.redis.time()
+        received = time.time()
+        self.clock_offset_ms = seconds * 1000 + microseconds / 1000 - (sent + received) * 500
+        return True
 
     @_store_errors
     @_one_of_many
@@ -242,14 +291,17 @@ class MatchStore:
             packed += [b"%d-0" % event.number, b"%d" % (1 + len(event.private)), b"p", event.public]
             for seat, data in event.private.items():
                 packed += [b"s%d" % seat, data]
+        window_ends = int(time.time() * 1000 + self.clock_offset_ms) + WRITE_WINDOW_MS
         args = [expected_version, value, ttl_seconds * 1000,
                 idempotency[0] if idempotency else "", idempotency[1] if idempotency else "",
-                action, b"".join(_LENGTH.pack(len(part)) + part for part in packed)]
+                action, b"".join(_LENGTH.pack(len(part)) + part for part in packed), window_ends]
         status = await self._commit(keys=list(keys(match_id)), args=args)
         if status == 0:
             raise Conflict()
         if status == 2:
             raise DuplicateKey()
+        if status == 3:
+            raise TooLate()
         return expected_version + 1
 
     @_store_errors

@@ -112,9 +112,13 @@ def test_gateway_serves_again_soon_after_the_service_returns():
 def test_a_hung_redis_shows_in_health_within_seconds(durable_stack):
     """A Redis that stops answering without closing connections (frozen, not
     crashed): health goes NOT_SERVING within a few seconds, not after the
-    5-second socket timeout, and back to SERVING once it answers again."""
+    5-second socket timeout, calls meanwhile fail at once with 503
+    STORE_UNAVAILABLE (not after the timeout, one after another), and all is
+    back once Redis answers again."""
     stack = durable_stack
     rest = stack.rest()
+    match, _ = new_rest_match(rest, "what_the_heck", 3)
+    path = f"/v1/matches/{match['matchId']}"
     assert health(stack) == health_pb2.HealthCheckResponse.SERVING
     stack.redis.process.send_signal(signal.SIGSTOP)
     try:
@@ -122,10 +126,16 @@ def test_a_hung_redis_shows_in_health_within_seconds(durable_stack):
         assert wait_for(lambda: health(stack) == health_pb2.HealthCheckResponse.NOT_SERVING, timeout=6)
         assert rest.get("/readyz").status == 503
         assert rest.get("/healthz").status == 200
+        for _ in range(3):
+            started = time.monotonic()
+            reply = rest.get(path)
+            assert (reply.status, reply.error) == (503, "STORE_UNAVAILABLE")
+            assert time.monotonic() - started < 3.0, "a call waited out the 5 s socket timeout"
     finally:
         stack.redis.process.send_signal(signal.SIGCONT)
     assert wait_for(lambda: health(stack) == health_pb2.HealthCheckResponse.SERVING)
     assert wait_for(lambda: rest.get("/readyz").status == 200)
+    assert wait_for(lambda: rest.get(path).status == 200, timeout=2)  # pings every 0.5 s meanwhile
     assert "Traceback" not in stack.log("service")
     rest.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+import signal
 import socket
 import threading
 import time
@@ -17,7 +18,8 @@ from service import metrics
 from service.config import Settings
 from service.errors import ParlorError
 from service.matches import Matches
-from service.store import MatchStore, connect, keys
+from service.embedded_redis import EmbeddedRedis
+from service.store import WRITE_WINDOW_MS, MatchStore, connect, keys
 
 from ..support import auth, match_memory, new_rest_match, play_rest_to_end
 
@@ -128,7 +130,7 @@ def test_an_uncontended_action_costs_two_round_trips(stack, stub):
     with Monitor(stack.redis.port) as mon:
         stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, action=card),
                           metadata=auth(tokens[0]))
-    background = {"PING", "ZREMRANGEBYSCORE", "ZCARD"}  # the health and active-matches loop
+    background = {"TIME", "ZREMRANGEBYSCORE", "ZCARD"}  # the health and active-matches loop
     from_service = [cmd for client, cmd in mon.commands if client != "lua" and cmd not in background]
     assert from_service == ["GET", "EVALSHA"], mon.lines
 
@@ -211,3 +213,84 @@ def test_a_refused_action_leaves_the_record_kept(stack):
         finally:
             await store.redis.aclose()
     asyncio.run(scenario())
+
+
+async def _three_seat_match(matches: Matches) -> tuple[str, list[str]]:
+    match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=3))
+    tokens = [(await matches.join(pb.JoinMatchRequest(match_id=match.match_id, name=n))).token
+              for n in "abc"]
+    return match.match_id, tokens
+
+
+def _bid(match_id: str, card: int) -> pb.SubmitActionRequest:
+    return pb.SubmitActionRequest(match_id=match_id, action={"what_the_heck": {"bid": card}})
+
+
+def test_ping_measures_redis_clock_against_ours(stack):
+    async def scenario():
+        store = MatchStore(connect(stack.redis.url))
+        assert await store.ping()
+        assert abs(store.clock_offset_ms) < 250  # the same machine's clock, less the round trip
+        await store.redis.aclose()
+    asyncio.run(scenario())
+
+
+def test_a_write_that_reaches_redis_after_its_window_is_not_made(stack, db):
+    """The window is on Redis's clock: seen from a service whose clock is
+    10 s ahead, every write arrives too late, and none is made."""
+    async def scenario():
+        store = MatchStore(connect(stack.redis.url))
+        matches = Matches(store, Settings())
+        match_id, tokens = await _three_seat_match(matches)
+        before = db.get(keys(match_id)[0])
+        store.clock_offset_ms = -10_000
+        with pytest.raises(ParlorError) as refused:
+            await matches.submit(_bid(match_id, 7), tokens[0])
+        assert refused.value.code == "STORE_UNAVAILABLE"
+        assert "was not made" in refused.value.message
+        assert db.get(keys(match_id)[0]) == before and db.xlen(keys(match_id)[1]) == 5
+        await store.ping()  # measures the clock again
+        reply = await matches.submit(_bid(match_id, 7), tokens[0])
+        assert reply.match.version == 4
+        await store.redis.aclose()
+    asyncio.run(scenario())
+
+
+def test_a_write_held_up_in_a_frozen_redis_is_not_made_when_it_wakes():
+    """Redis freezes (SIGSTOP, as a stalled VM or a long fork would) as a write
+    goes out: the service gives up on it (STORE_UNAVAILABLE, saying it may or
+    may not have been made). When Redis wakes after the write's window, it
+    still reads and runs the script from its socket buffer, which then writes
+    nothing: so the caller's retry is played, not refused as ALREADY_COMMITTED."""
+    with EmbeddedRedis() as server:
+        async def scenario():
+            client = connect(server.url)
+            client.connection_pool.connection_kwargs["socket_timeout"] = 1  # (5 s in service)
+            store = MatchStore(client)
+            matches = Matches(store, Settings())
+            match_id, tokens = await _three_seat_match(matches)
+            await store.ping()
+            commit = store.commit
+
+            async def freeze_then_commit(*args, **kwargs):
+                server.process.send_signal(signal.SIGSTOP)
+                return await commit(*args, **kwargs)
+
+            store.commit = freeze_then_commit
+            sent = time.monotonic()
+            try:
+                with pytest.raises(ParlorError) as failed:
+                    await matches.submit(_bid(match_id, 7), tokens[0])
+                assert failed.value.code == "STORE_UNAVAILABLE"
+                assert "may or may not have been made" in failed.value.message
+                await asyncio.sleep(WRITE_WINDOW_MS / 1000 + 0.5 - (time.monotonic() - sent))
+            finally:
+                server.process.send_signal(signal.SIGCONT)
+            store.commit = commit
+            await asyncio.sleep(0.5)  # Redis runs what it had read
+            stored = await store.load(match_id)
+            assert stored.version == 3, "the write was made after the service gave up on it"
+            reply = await matches.submit(_bid(match_id, 7), tokens[0])
+            assert reply.match.version == 4
+            await client.aclose()
+        asyncio.run(scenario())
