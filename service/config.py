@@ -11,7 +11,11 @@ from dataclasses import dataclass
 MIN_BODY_BYTES = 1024  # the smallest PARLOR_MAX_BODY_BYTES allowed
 
 
-def _int(name: str, default: int, minimum: int = 0) -> int:
+MAX_BODY_BYTES = 64 * 1024 * 1024
+HOUR, DAY = 3600, 86_400
+
+
+def _int(name: str, default: int, minimum: int = 0, maximum: int = 2**31 - 1) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -21,7 +25,43 @@ def _int(name: str, default: int, minimum: int = 0) -> int:
         raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
     if value < minimum:
         raise SystemExit(f"{name} must be at least {minimum}, not {value}")
+    if value > maximum:
+        raise SystemExit(f"{name} must be at most {maximum}, not {value}")
     return value
+
+
+def _port(name: str, default: int) -> int:
+    return _int(name, default, minimum=1, maximum=65_535)
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _log_level(name: str) -> str:
+    level = (os.environ.get(name, "").strip() or "INFO").upper()
+    if level not in LOG_LEVELS:
+        raise SystemExit(f"{name} must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    return level
+
+
+REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+sentinel", "redis+cluster")
+
+
+def _redis_url(name: str) -> str:
+    """REDIS_URL, if set: one of the schemes connect() reads, and for redis://
+    and rediss:// a database number, if any, that is a number."""
+    url = os.environ.get(name, "").strip()
+    if not url:
+        return url
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in REDIS_SCHEMES:
+        raise SystemExit(f"{name} must start with one of {', '.join(s + '://' for s in REDIS_SCHEMES)}"
+                         f" (see the README), not {redacted_url(url)!r}")
+    if scheme in ("redis", "rediss"):
+        path = rest.partition("?")[0].partition("/")[2].strip("/")
+        if path and not path.isdigit():
+            raise SystemExit(f"{name}: the database after the host must be a number, not {path!r}")
+    return url
 
 
 def _bool(name: str, default: bool) -> bool:
@@ -73,29 +113,31 @@ class Settings:
     @classmethod
     def from_env(cls) -> "Settings":
         return cls(
-            redis_url=os.environ.get("REDIS_URL", "").strip(),
+            redis_url=_redis_url("REDIS_URL"),
             host=os.environ.get("PARLOR_HOST", "0.0.0.0").strip() or "0.0.0.0",
-            grpc_port=_int("PARLOR_GRPC_PORT", 50051),
-            http_port=_int("PARLOR_HTTP_PORT", 8080),
-            metrics_port=_int("PARLOR_METRICS_PORT", 9095),
+            grpc_port=_port("PARLOR_GRPC_PORT", 50051),
+            http_port=_port("PARLOR_HTTP_PORT", 8080),
+            metrics_port=_port("PARLOR_METRICS_PORT", 9095),
             service_target=os.environ.get("PARLOR_SERVICE_TARGET", "").strip() or "localhost:50051",
             allow_fixed_seed=_bool("PARLOR_ALLOW_FIXED_SEED", False),
-            finished_ttl=_int("PARLOR_FINISHED_TTL_SECONDS", 86_400, minimum=1),
-            abandoned_ttl=_int("PARLOR_ABANDONED_TTL_SECONDS", 604_800, minimum=1),
-            max_body_bytes=_int("PARLOR_MAX_BODY_BYTES", 65_536, minimum=MIN_BODY_BYTES),
-            rpc_timeout=_int("PARLOR_RPC_TIMEOUT_MS", 5_000, minimum=1) / 1000,
-            gateway_workers=_int("PARLOR_GATEWAY_WORKERS", 2, minimum=1),
-            gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1),
-            client_timeout=_int("PARLOR_CLIENT_TIMEOUT_SECONDS", 10, minimum=1),
-            drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20),
-            max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1),
-            stream_seconds=_int("PARLOR_STREAM_SECONDS", 120, minimum=1),
-            stream_keepalive=_int("PARLOR_STREAM_KEEPALIVE_SECONDS", 15, minimum=1),
-            max_streams=_int("PARLOR_MAX_STREAMS", 1000, minimum=1),
-            record_cache=_int("PARLOR_RECORD_CACHE_MATCHES", 1024),
-            redis_max_connections=_int("PARLOR_REDIS_MAX_CONNECTIONS", 64, minimum=1),
+            finished_ttl=_int("PARLOR_FINISHED_TTL_SECONDS", 86_400, minimum=1, maximum=3650 * DAY),
+            abandoned_ttl=_int("PARLOR_ABANDONED_TTL_SECONDS", 604_800, minimum=1, maximum=3650 * DAY),
+            max_body_bytes=_int("PARLOR_MAX_BODY_BYTES", 65_536, minimum=MIN_BODY_BYTES,
+                                maximum=MAX_BODY_BYTES),
+            rpc_timeout=_int("PARLOR_RPC_TIMEOUT_MS", 5_000, minimum=1, maximum=HOUR * 1000) / 1000,
+            gateway_workers=_int("PARLOR_GATEWAY_WORKERS", 2, minimum=1, maximum=256),
+            gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1, maximum=1024),
+            client_timeout=_int("PARLOR_CLIENT_TIMEOUT_SECONDS", 10, minimum=1, maximum=HOUR),
+            drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20, maximum=HOUR),
+            max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1,
+                                    maximum=24 * DAY),
+            stream_seconds=_int("PARLOR_STREAM_SECONDS", 120, minimum=1, maximum=DAY),
+            stream_keepalive=_int("PARLOR_STREAM_KEEPALIVE_SECONDS", 15, minimum=1, maximum=HOUR),
+            max_streams=_int("PARLOR_MAX_STREAMS", 1000, minimum=1, maximum=1_000_000),
+            record_cache=_int("PARLOR_RECORD_CACHE_MATCHES", 1024, maximum=1_000_000),
+            redis_max_connections=_int("PARLOR_REDIS_MAX_CONNECTIONS", 64, minimum=1, maximum=10_000),
             cors_origins=_origins("PARLOR_CORS_ORIGINS"),
-            log_level=(os.environ.get("PARLOR_LOG_LEVEL", "").strip() or "INFO").upper(),
+            log_level=_log_level("PARLOR_LOG_LEVEL"),
         )
 
 

@@ -140,8 +140,12 @@ async def serve(settings: Settings) -> None:
     # Live event streams hear of new events on a subscription of their own.
     store = MatchStore(connect(settings.redis_url), connect(settings.redis_url, pubsub=True),
                        settings.redis_max_connections)
+    try:  # first: a port in use stops the service before anything else started
+        start_http_server(settings.metrics_port, addr=settings.host)
+    except OSError as exc:
+        raise SystemExit(f"cannot serve metrics on {settings.host}:{settings.metrics_port} "
+                         f"(PARLOR_METRICS_PORT): {exc.strerror or exc}") from None
     server, port, keeper, matches = await create_server(settings, store)
-    start_http_server(settings.metrics_port, addr=settings.host)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
                                                 "redis": redacted_url(settings.redis_url)})
     stopping = asyncio.Event()

@@ -8,16 +8,16 @@ import pytest
 
 from service.config import Settings
 
-# Every whole-number variable with its smallest accepted value.
+# Every whole-number variable with its smallest and largest accepted values.
 NUMBERS = {
-    "PARLOR_GRPC_PORT": 0, "PARLOR_HTTP_PORT": 0, "PARLOR_METRICS_PORT": 0,
-    "PARLOR_FINISHED_TTL_SECONDS": 1, "PARLOR_ABANDONED_TTL_SECONDS": 1,
-    "PARLOR_MAX_BODY_BYTES": 1024, "PARLOR_RPC_TIMEOUT_MS": 1,
-    "PARLOR_GATEWAY_WORKERS": 1, "PARLOR_GATEWAY_THREADS": 1,
-    "PARLOR_CLIENT_TIMEOUT_SECONDS": 1, "PARLOR_DRAIN_SECONDS": 0,
-    "PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS": 1, "PARLOR_STREAM_SECONDS": 1,
-    "PARLOR_STREAM_KEEPALIVE_SECONDS": 1, "PARLOR_MAX_STREAMS": 1,
-    "PARLOR_RECORD_CACHE_MATCHES": 0, "PARLOR_REDIS_MAX_CONNECTIONS": 1,
+    "PARLOR_GRPC_PORT": (1, 65535), "PARLOR_HTTP_PORT": (1, 65535), "PARLOR_METRICS_PORT": (1, 65535),
+    "PARLOR_FINISHED_TTL_SECONDS": (1, 315_360_000), "PARLOR_ABANDONED_TTL_SECONDS": (1, 315_360_000),
+    "PARLOR_MAX_BODY_BYTES": (1024, 67_108_864), "PARLOR_RPC_TIMEOUT_MS": (1, 3_600_000),
+    "PARLOR_GATEWAY_WORKERS": (1, 256), "PARLOR_GATEWAY_THREADS": (1, 1024),
+    "PARLOR_CLIENT_TIMEOUT_SECONDS": (1, 3600), "PARLOR_DRAIN_SECONDS": (0, 3600),
+    "PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS": (1, 2_073_600), "PARLOR_STREAM_SECONDS": (1, 86_400),
+    "PARLOR_STREAM_KEEPALIVE_SECONDS": (1, 3600), "PARLOR_MAX_STREAMS": (1, 1_000_000),
+    "PARLOR_RECORD_CACHE_MATCHES": (0, 1_000_000), "PARLOR_REDIS_MAX_CONNECTIONS": (1, 10_000),
 }
 
 
@@ -42,13 +42,50 @@ def test_a_number_that_is_not_one_stops_with_the_variables_name(monkeypatch, nam
         Settings.from_env()
 
 
-@pytest.mark.parametrize("name,minimum", NUMBERS.items())
-def test_a_number_below_its_minimum_stops_with_the_variables_name(monkeypatch, name, minimum):
-    monkeypatch.setenv(name, str(minimum - 1))
-    with pytest.raises(SystemExit, match=f"^{name} must be at least {minimum}, not {minimum - 1}$"):
+@pytest.mark.parametrize("name", NUMBERS)
+def test_a_number_out_of_range_stops_with_the_variables_name(monkeypatch, name):
+    low, high = NUMBERS[name]
+    monkeypatch.setenv(name, str(low - 1))
+    with pytest.raises(SystemExit, match=f"^{name} must be at least {low}, not {low - 1}$"):
         Settings.from_env()
-    monkeypatch.setenv(name, f" {minimum} ")
-    Settings.from_env()
+    monkeypatch.setenv(name, str(high + 1))
+    with pytest.raises(SystemExit, match=f"^{name} must be at most {high}, not {high + 1}$"):
+        Settings.from_env()
+    for fine in (low, high):
+        monkeypatch.setenv(name, f" {fine} ")
+        Settings.from_env()
+
+
+@pytest.mark.parametrize("level", ["debug", "INFO", "Warning", "ERROR"])
+def test_log_levels(monkeypatch, level):
+    monkeypatch.setenv("PARLOR_LOG_LEVEL", level)
+    assert Settings.from_env().log_level == level.upper()
+
+
+def test_an_unknown_log_level_stops(monkeypatch):
+    monkeypatch.setenv("PARLOR_LOG_LEVEL", "loud")
+    with pytest.raises(SystemExit, match="^PARLOR_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, not 'LOUD'$"):
+        Settings.from_env()
+
+
+@pytest.mark.parametrize("url", ["redis://localhost:6379/0", "redis://:pw@h:6379", "rediss://h/2?ssl_cert_reqs=none",
+                                 "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
+                                 "redis+cluster://h:7000"])
+def test_redis_urls_that_are_read(monkeypatch, url):
+    monkeypatch.setenv("REDIS_URL", url)
+    assert Settings.from_env().redis_url == url
+
+
+@pytest.mark.parametrize("url,words", [
+    ("localhost:6379", "REDIS_URL must start with one of redis://"),
+    ("http://h:6379", "REDIS_URL must start with one of redis://"),
+    ("redis://:secret@h:6379/abc", "the database after the host must be a number, not 'abc'"),
+])
+def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypatch, url, words):
+    monkeypatch.setenv("REDIS_URL", url)
+    with pytest.raises(SystemExit, match=words) as stopped:
+        Settings.from_env()
+    assert "secret" not in str(stopped.value)
 
 
 @pytest.mark.parametrize("raw,value", [("1", True), ("true", True), ("on", True), ("0", False),
