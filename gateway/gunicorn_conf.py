@@ -2,6 +2,7 @@
 everything else (see the README's configuration table)."""
 
 import errno
+import fcntl
 import os
 import selectors
 import shutil
@@ -131,10 +132,38 @@ logconfig_dict = {
 }
 
 
+# The metrics directory's lock, held by the gunicorn master that emptied the
+# directory at its start, for as long as it runs: a second gateway given the same
+# directory (started by mistake on the same port, say) must not empty it under
+# the first one's workers.
+_METRICS_LOCK = ".gateway.lock"
+_held_lock = None
+
+
 def on_starting(server):
+    global _held_lock
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
-    shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory, exist_ok=True)
+    lock = open(os.path.join(directory, _METRICS_LOCK), "a")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        sys.exit(f"PROMETHEUS_MULTIPROC_DIR {directory} belongs to a gateway that is running "
+                 f"(on PARLOR_HTTP_PORT {_settings.http_port}?); give this one another directory")
+    _held_lock = lock
+    _empty(directory)
+
+
+def _empty(directory: str) -> None:
+    """Removes the metrics files of an earlier run (an emptyDir outlives a
+    container restart), not the lock."""
+    for entry in os.scandir(directory):
+        if entry.name != _METRICS_LOCK:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
 
 
 def when_ready(server):
@@ -153,7 +182,8 @@ def when_ready(server):
 
 
 def on_exit(server):
-    shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+    if _held_lock is not None:  # (only the gateway that emptied it)
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def post_worker_init(worker):

@@ -210,3 +210,17 @@ def test_the_service_keeps_its_metrics_in_memory_whatever_the_gateway_variable_s
         finally:
             s.stop()
     assert not missing.exists() and list(present.iterdir()) == []
+
+
+def test_a_second_gateway_on_the_same_port_leaves_the_first_ones_metrics_alone(stack, rest):
+    """A second gateway started by mistake on the running one's port would share
+    its metrics directory (named after the port): it used to empty it before
+    failing to bind, and the first one's /metrics lost every series for good."""
+    second = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
+                             "gateway.wsgi:app"], env=stack.process_env(),
+                            capture_output=True, text=True, timeout=60)
+    assert second.returncode != 0
+    assert "belongs to a gateway that is running" in second.stderr
+    assert rest.get("/v1/games").status == 200
+    samples = scrape(f"http://127.0.0.1:{stack.http_port}/metrics")
+    assert samples['parlor_http_requests_total{method="GET",route="/v1/games",status="200"}'] >= 1
