@@ -190,7 +190,7 @@ class WhatTheHeck(Game):
                 "played": sorted(state["played"][other]),
                 "committed": state["bids"][other] is not None,
                 "won": list(won) if shown else [],
-                "won_count": len(won),
+                "cards_won": len(won),
                 "score": sum(won) if shown else None,
                 "bid": state["bids"][other] if other == seat else None,
             })

@@ -177,7 +177,7 @@ def test_deal_uses_the_cards_in_play(players, size, top):
     assert [s["hand_size"] for s in view["seats"]] == [size] * players
     (opening,) = GAME.opening_events(state)
     assert opening.public == {"round_started": {"round": 1, "leader": state["leader"],
-                                                "hand_size": size, "keep": 9, "hand": []}}
+                                                "dealt": size, "keep": 9, "hand": []}}
     for seat in range(players):
         assert opening.seen_by(seat)["round_started"]["hand"] == state["hands"][seat]
 
@@ -437,7 +437,7 @@ def test_last_trick_winner_leads_next_round_even_when_out():
     last = kinds(events, "trick_won")[-1]
     assert last["seat"] == 2 and last["next_leader"] is None
     (started_) = kinds(events, "round_started")
-    assert started_ == [{"round": 2, "leader": 2, "hand_size": 13, "keep": 9, "hand": []}]
+    assert started_ == [{"round": 2, "leader": 2, "dealt": 13, "keep": 9, "hand": []}]
     assert state["round"] == 2 and state["phase"] == "discard"
     view = GAME.view(state, 1)
     assert view["leader"] == 2 and view["round"] == 2

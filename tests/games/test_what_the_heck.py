@@ -184,7 +184,7 @@ def test_hidden_winnings_views_show_only_counts_for_others_until_the_end():
     bid_all(state, rng, 15, 1, 2, 3)
     view = GAME.view(state, 1)
     assert view["seats"][0]["won"] == [] and view["seats"][0]["score"] is None
-    assert view["seats"][0]["won_count"] == 1
+    assert view["seats"][0]["cards_won"] == 1
     assert view["history"] == []
     own = GAME.view(state, 0)["seats"][0]
     assert own["won"] == [5] and own["score"] == 5

@@ -132,18 +132,18 @@ class HiFuPawn(_message.Message):
 class HiFuEvent(_message.Message):
     __slots__ = ("round_started", "cards_removed", "play_started", "card_played", "trick_won", "hi_fu", "mii", "round_scored", "game_over")
     class RoundStarted(_message.Message):
-        __slots__ = ("round", "leader", "hand_size", "keep", "hand")
+        __slots__ = ("round", "leader", "dealt", "keep", "hand")
         ROUND_FIELD_NUMBER: _ClassVar[int]
         LEADER_FIELD_NUMBER: _ClassVar[int]
-        HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+        DEALT_FIELD_NUMBER: _ClassVar[int]
         KEEP_FIELD_NUMBER: _ClassVar[int]
         HAND_FIELD_NUMBER: _ClassVar[int]
         round: int
         leader: int
-        hand_size: int
+        dealt: int
         keep: int
         hand: _containers.RepeatedCompositeFieldContainer[HiFuCard]
-        def __init__(self, round: _Optional[int] = ..., leader: _Optional[int] = ..., hand_size: _Optional[int] = ..., keep: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[HiFuCard, _Mapping]]] = ...) -> None: ...
+        def __init__(self, round: _Optional[int] = ..., leader: _Optional[int] = ..., dealt: _Optional[int] = ..., keep: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[HiFuCard, _Mapping]]] = ...) -> None: ...
     class CardsRemoved(_message.Message):
         __slots__ = ("seat", "count", "to_remove", "cards")
         SEAT_FIELD_NUMBER: _ClassVar[int]

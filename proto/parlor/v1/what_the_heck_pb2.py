@@ -24,13 +24,14 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dparlor/v1/what_the_heck.proto\x12\tparlor.v1\"F\n\x12WhatTheHeckOptions\x12\x1c\n\x0fhidden_winnings\x18\x01 \x01(\x08H\x00\x88\x01\x01\x42\x12\n\x10_hidden_winnings\" \n\x11WhatTheHeckAction\x12\x0b\n\x03\x62id\x18\x01 \x01(\x05\"\x8f\x02\n\x0fWhatTheHeckView\x12.\n\x07options\x18\x01 \x01(\x0b\x32\x1d.parlor.v1.WhatTheHeckOptions\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x0e\n\x06rounds\x18\x03 \x01(\x05\x12\x0b\n\x03pot\x18\x04 \x03(\x05\x12\x11\n\tpot_value\x18\x05 \x01(\x05\x12\x13\n\x0bprizes_left\x18\x06 \x01(\x05\x12\x0c\n\x04hand\x18\x07 \x03(\x05\x12)\n\x05seats\x18\x08 \x03(\x0b\x32\x1a.parlor.v1.WhatTheHeckSeat\x12,\n\x07history\x18\t \x03(\x0b\x32\x1b.parlor.v1.WhatTheHeckRound\x12\x11\n\tdiscarded\x18\n \x03(\x05\"\xad\x01\n\x0fWhatTheHeckSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x0e\n\x06played\x18\x03 \x03(\x05\x12\x11\n\tcommitted\x18\x04 \x01(\x08\x12\x0b\n\x03won\x18\x05 \x03(\x05\x12\x11\n\twon_count\x18\x06 \x01(\x05\x12\x12\n\x05score\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x03\x62id\x18\x08 \x01(\x05H\x01\x88\x01\x01\x42\x08\n\x06_scoreB\x06\n\x04_bid\"\\\n\x10WhatTheHeckRound\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0b\n\x03pot\x18\x02 \x03(\x05\x12\x0c\n\x04\x62ids\x18\x03 \x03(\x05\x12\x13\n\x06winner\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_winner\"\xee\x03\n\x10WhatTheHeckEvent\x12\x41\n\rround_started\x18\x01 \x01(\x0b\x32(.parlor.v1.WhatTheHeckEvent.RoundStartedH\x00\x12\x41\n\rbid_committed\x18\x02 \x01(\x0b\x32(.parlor.v1.WhatTheHeckEvent.BidCommittedH\x00\x12\x41\n\rbids_revealed\x18\x03 \x01(\x0b\x32(.parlor.v1.WhatTheHeckEvent.BidsRevealedH\x00\x1a:\n\x0cRoundStarted\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0e\n\x06turned\x18\x02 \x01(\x05\x12\x0b\n\x03pot\x18\x03 \x03(\x05\x1a\x36\n\x0c\x42idCommitted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x03\x62id\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x06\n\x04_bid\x1a\x94\x01\n\x0c\x42idsRevealed\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0c\n\x04\x62ids\x18\x02 \x03(\x05\x12\x0b\n\x03pot\x18\x03 \x03(\x05\x12\x11\n\tcancelled\x18\x04 \x03(\x05\x12\x13\n\x06winner\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x0c\x63\x61rried_over\x18\x06 \x01(\x08\x12\x11\n\tdiscarded\x18\x07 \x01(\x08\x42\t\n\x07_winnerB\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dparlor/v1/what_the_heck.proto\x12\tparlor.v1\"F\n\x12WhatTheHeckOptions\x12\x1c\n\x0fhidden_winnings\x18\x01 \x01(\x08H\x00\x88\x01\x01\x42\x12\n\x10_hidden_winnings\" \n\x11WhatTheHeckAction\x12\x0b\n\x03\x62id\x18\x01 \x01(\x05\"\x8f\x02\n\x0fWhatTheHeckView\x12.\n\x07options\x18\x01 \x01(\x0b\x32\x1d.parlor.v1.WhatTheHeckOptions\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x0e\n\x06rounds\x18\x03 \x01(\x05\x12\x0b\n\x03pot\x18\x04 \x03(\x05\x12\x11\n\tpot_value\x18\x05 \x01(\x05\x12\x13\n\x0bprizes_left\x18\x06 \x01(\x05\x12\x0c\n\x04hand\x18\x07 \x03(\x05\x12)\n\x05seats\x18\x08 \x03(\x0b\x32\x1a.parlor.v1.WhatTheHeckSeat\x12,\n\x07history\x18\t \x03(\x0b\x32\x1b.parlor.v1.WhatTheHeckRound\x12\x11\n\tdiscarded\x18\n \x03(\x05\"\xb7\x01\n\x0fWhatTheHeckSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x0e\n\x06played\x18\x03 \x03(\x05\x12\x11\n\tcommitted\x18\x04 \x01(\x08\x12\x0b\n\x03won\x18\x05 \x03(\x05\x12\x1b\n\tcards_won\x18\x06 \x01(\x05R\x08wonCount\x12\x12\n\x05score\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x03\x62id\x18\x08 \x01(\x05H\x01\x88\x01\x01\x42\x08\n\x06_scoreB\x06\n\x04_bid\"\\\n\x10WhatTheHeckRound\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0b\n\x03pot\x18\x02 \x03(\x05\x12\x0c\n\x04\x62ids\x18\x03 \x03(\x05\x12\x13\n\x06winner\x18\x04 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_winner\"\xee\x03\n\x10WhatTheHeckEvent\x12\x41\n\rround_started\x18\x01 \x01(\x0b\x32(.parlor.v1.WhatTheHeckEvent.RoundStartedH\x00\x12\x41\n\rbid_committed\x18\x02 \x01(\x0b\x32(.parlor.v1.WhatTheHeckEvent.BidCommittedH\x00\x12\x41\n\rbids_revealed\x18\x03 \x01(\x0b\x32(.parlor.v1.WhatTheHeckEvent.BidsRevealedH\x00\x1a:\n\x0cRoundStarted\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0e\n\x06turned\x18\x02 \x01(\x05\x12\x0b\n\x03pot\x18\x03 \x03(\x05\x1a\x36\n\x0c\x42idCommitted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x03\x62id\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x06\n\x04_bid\x1a\x94\x01\n\x0c\x42idsRevealed\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0c\n\x04\x62ids\x18\x02 \x03(\x05\x12\x0b\n\x03pot\x18\x03 \x03(\x05\x12\x11\n\tcancelled\x18\x04 \x03(\x05\x12\x13\n\x06winner\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x0c\x63\x61rried_over\x18\x06 \x01(\x08\x12\x11\n\tdiscarded\x18\x07 \x01(\x08\x42\t\n\x07_winnerB\x06\n\x04kindBD\n\x11\x64\x65v.parlor.api.v1P\x01Z!parlor.dev/api/parlor/v1;parlorv1\xaa\x02\tParlor.V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'parlor.v1.what_the_heck_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\021dev.parlor.api.v1P\001Z!parlor.dev/api/parlor/v1;parlorv1\252\002\tParlor.V1'
   _globals['_WHATTHEHECKOPTIONS']._serialized_start=44
   _globals['_WHATTHEHECKOPTIONS']._serialized_end=114
   _globals['_WHATTHEHECKACTION']._serialized_start=116
@@ -38,15 +39,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WHATTHEHECKVIEW']._serialized_start=151
   _globals['_WHATTHEHECKVIEW']._serialized_end=422
   _globals['_WHATTHEHECKSEAT']._serialized_start=425
-  _globals['_WHATTHEHECKSEAT']._serialized_end=598
-  _globals['_WHATTHEHECKROUND']._serialized_start=600
-  _globals['_WHATTHEHECKROUND']._serialized_end=692
-  _globals['_WHATTHEHECKEVENT']._serialized_start=695
-  _globals['_WHATTHEHECKEVENT']._serialized_end=1189
-  _globals['_WHATTHEHECKEVENT_ROUNDSTARTED']._serialized_start=916
-  _globals['_WHATTHEHECKEVENT_ROUNDSTARTED']._serialized_end=974
-  _globals['_WHATTHEHECKEVENT_BIDCOMMITTED']._serialized_start=976
-  _globals['_WHATTHEHECKEVENT_BIDCOMMITTED']._serialized_end=1030
-  _globals['_WHATTHEHECKEVENT_BIDSREVEALED']._serialized_start=1033
-  _globals['_WHATTHEHECKEVENT_BIDSREVEALED']._serialized_end=1181
+  _globals['_WHATTHEHECKSEAT']._serialized_end=608
+  _globals['_WHATTHEHECKROUND']._serialized_start=610
+  _globals['_WHATTHEHECKROUND']._serialized_end=702
+  _globals['_WHATTHEHECKEVENT']._serialized_start=705
+  _globals['_WHATTHEHECKEVENT']._serialized_end=1199
+  _globals['_WHATTHEHECKEVENT_ROUNDSTARTED']._serialized_start=926
+  _globals['_WHATTHEHECKEVENT_ROUNDSTARTED']._serialized_end=984
+  _globals['_WHATTHEHECKEVENT_BIDCOMMITTED']._serialized_start=986
+  _globals['_WHATTHEHECKEVENT_BIDCOMMITTED']._serialized_end=1040
+  _globals['_WHATTHEHECKEVENT_BIDSREVEALED']._serialized_start=1043
+  _globals['_WHATTHEHECKEVENT_BIDSREVEALED']._serialized_end=1191
 # @@protoc_insertion_point(module_scope)

@@ -43,13 +43,13 @@ class WhatTheHeckView(_message.Message):
     def __init__(self, options: _Optional[_Union[WhatTheHeckOptions, _Mapping]] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., pot: _Optional[_Iterable[int]] = ..., pot_value: _Optional[int] = ..., prizes_left: _Optional[int] = ..., hand: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[WhatTheHeckSeat, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[WhatTheHeckRound, _Mapping]]] = ..., discarded: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class WhatTheHeckSeat(_message.Message):
-    __slots__ = ("seat", "hand_size", "played", "committed", "won", "won_count", "score", "bid")
+    __slots__ = ("seat", "hand_size", "played", "committed", "won", "cards_won", "score", "bid")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     PLAYED_FIELD_NUMBER: _ClassVar[int]
     COMMITTED_FIELD_NUMBER: _ClassVar[int]
     WON_FIELD_NUMBER: _ClassVar[int]
-    WON_COUNT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_WON_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     BID_FIELD_NUMBER: _ClassVar[int]
     seat: int
@@ -57,10 +57,10 @@ class WhatTheHeckSeat(_message.Message):
     played: _containers.RepeatedScalarFieldContainer[int]
     committed: bool
     won: _containers.RepeatedScalarFieldContainer[int]
-    won_count: int
+    cards_won: int
     score: int
     bid: int
-    def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., played: _Optional[_Iterable[int]] = ..., committed: _Optional[bool] = ..., won: _Optional[_Iterable[int]] = ..., won_count: _Optional[int] = ..., score: _Optional[int] = ..., bid: _Optional[int] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., hand_size: _Optional[int] = ..., played: _Optional[_Iterable[int]] = ..., committed: _Optional[bool] = ..., won: _Optional[_Iterable[int]] = ..., cards_won: _Optional[int] = ..., score: _Optional[int] = ..., bid: _Optional[int] = ...) -> None: ...
 
 class WhatTheHeckRound(_message.Message):
     __slots__ = ("round", "pot", "bids", "winner")

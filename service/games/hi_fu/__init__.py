@@ -422,7 +422,7 @@ def _deal(state: State, rng: Rng) -> None:
 def _round_started(state: State) -> Event:
     """The deal: everyone sees its size; each seat also sees its own cards."""
     public = {"round": state["round"], "leader": state["leader"],
-              "hand_size": len(state["hands"][0]), "keep": KEEP, "hand": []}
+              "dealt": len(state["hands"][0]), "keep": KEEP, "hand": []}
     return Event({"round_started": public},
                  {seat: {"round_started": {**public, "hand": [dict(c) for c in hand]}}
                   for seat, hand in enumerate(state["hands"])})
