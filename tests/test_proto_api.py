@@ -56,3 +56,23 @@ def test_fields_renamed_for_other_languages_keep_their_json_names():
     seat = what_the_heck_pb2.WhatTheHeckSeat.DESCRIPTOR.fields_by_name["cards_won"]
     started = hi_fu_pb2.HiFuEvent.RoundStarted.DESCRIPTOR.fields_by_name["dealt"]
     assert (seat.json_name, seat.number, started.json_name, started.number) == ("wonCount", 6, "handSize", 3)
+
+
+def test_the_error_table_in_parlor_proto_is_the_services():
+    import re
+    from pathlib import Path
+
+    from service.errors import CODES
+
+    text = (Path(__file__).resolve().parent.parent / "proto/parlor/v1/parlor.proto").read_text()
+    block = text.split("// Error codes (ErrorInfo.reason) and their gRPC status:\n", 1)[1].split("syntax", 1)[0]
+    table, pending = {}, []
+    for line in block.splitlines():
+        body = line.removeprefix("//").strip()
+        status = re.search(r"\s{2,}([A-Z_]+)$", body)
+        words = body[:status.start()] if status else body
+        pending += re.findall(r"\b[A-Z][A-Z_]+[A-Z]\b", re.sub(r"\(.*?\)", "", words))
+        if status:
+            table.update({code: status.group(1) for code in pending})
+            pending = []
+    assert table == {code: status.name for code, status in CODES.items()}

@@ -82,7 +82,7 @@ class ParlorServicer:
     """
 
     def ListGames(self, request, context):
-        """The games this server runs, their player counts and options.
+        """The games this server runs, their player counts and options. No token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -90,7 +90,8 @@ class ParlorServicer:
 
     def CreateMatch(self, request, context):
         """Creates a match. Returns the spectator's view of it (the creator holds no
-        seat until it joins).
+        seat until it joins). No token. Errors: UNKNOWN_GAME, INVALID_PLAYER_COUNT,
+        INVALID_OPTION, INVALID_SEED, FIXED_SEED_DISABLED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -98,7 +99,9 @@ class ParlorServicer:
 
     def JoinMatch(self, request, context):
         """Takes a seat and returns its token. The token is shown once, never stored in
-        clear. A taken seat or a full match is ALREADY_EXISTS.
+        clear. No token. Errors: MATCH_NOT_FOUND, INVALID_NAME, INVALID_SEAT,
+        SEAT_TAKEN and MATCH_FULL (ALREADY_EXISTS), CONFLICT (retry),
+        RULES_VERSION_UNAVAILABLE.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -107,6 +110,7 @@ class ParlorServicer:
     def GetMatch(self, request, context):
         """The caller's view: with a token, that seat's (UNAUTHENTICATED INVALID_TOKEN
         if the token is not one of this match's); without one, a spectator's.
+        Errors: MATCH_NOT_FOUND, INVALID_TOKEN, RULES_VERSION_UNAVAILABLE.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -114,14 +118,23 @@ class ParlorServicer:
 
     def ListLegalActions(self, request, context):
         """The caller's legal actions; a token is required. Every element can be sent
-        back unchanged as SubmitActionRequest.action.
+        back unchanged as SubmitActionRequest.action. Empty when the seat has
+        nothing to do. Errors: MATCH_NOT_FOUND, TOKEN_REQUIRED, INVALID_TOKEN,
+        RULES_VERSION_UNAVAILABLE.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def SubmitAction(self, request, context):
-        """Applies one action for the caller's seat.
+        """Applies one action for the caller's seat; a token is required. Errors:
+        TOKEN_REQUIRED, INVALID_TOKEN, MATCH_NOT_FOUND, INVALID_IDEMPOTENCY_KEY,
+        INVALID_ACTION (not this match's game), SEAT_MISMATCH, MATCH_NOT_STARTED,
+        MATCH_FINISHED, ILLEGAL_ACTION (ErrorInfo.metadata `reason` says why, e.g.
+        NOT_YOUR_TURN), STALE_VERSION (metadata `currentVersion`),
+        IDEMPOTENCY_KEY_REUSED, CONFLICT (the match was too busy: retry),
+        RULES_VERSION_UNAVAILABLE. Nothing is changed by a call that fails, except
+        as the conventions above say for an unknown outcome.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -129,7 +142,8 @@ class ParlorServicer:
 
     def ListEvents(self, request, context):
         """The caller's view of the events numbered after `after` (a token as for
-        GetMatch).
+        GetMatch). Errors: INVALID_ARGUMENT (a negative `after` or `limit`),
+        MATCH_NOT_FOUND, INVALID_TOKEN, RULES_VERSION_UNAVAILABLE.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -146,7 +160,8 @@ class ParlorServicer:
         drains for a restart; to go on, call again with `after` set to the last
         event number received. It fails with UNAVAILABLE STORE_UNAVAILABLE when
         Redis does. RESOURCE_EXHAUSTED TOO_MANY_STREAMS when this service process
-        already serves PARLOR_MAX_STREAMS streams.
+        already serves PARLOR_MAX_STREAMS streams. Other errors as for ListEvents.
+        (Defaults: keep-alives after 15 s, streams end after 120 s, 1000 streams.)
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
