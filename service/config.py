@@ -59,8 +59,9 @@ def _redis_url(name: str) -> str:
                          f" (see the README), not {redacted_url(url)!r}")
     if scheme in ("redis", "rediss"):
         path = rest.partition("?")[0].partition("/")[2].strip("/")
-        if path and not path.isdigit():
-            raise SystemExit(f"{name}: the database after the host must be a number, not {path!r}")
+        if path and not path.isdigit():  # (not quoted: with a "/" in the password, it holds the rest)
+            raise SystemExit(f"{name}: the database after the host must be a number (a password "
+                             "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
     return url
 
 
@@ -143,7 +144,7 @@ class Settings:
 
 def redacted_url(url: str) -> str:
     """A Redis URL without its password, for logs and banners."""
-    head, sep, tail = url.partition("@")
+    head, sep, tail = url.rpartition("@")
     if not sep:
         return url
     scheme, _, _ = head.partition("://")

@@ -13,6 +13,7 @@ import signal
 import time
 
 import grpc
+import redis
 from google.protobuf import descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -45,13 +46,20 @@ class RedisHealth:
         self.servicer = servicer
         self.abandoned_ttl = abandoned_ttl
         self._task: asyncio.Task | None = None
+        self._failures = 0  # checks in a row without an answer
 
     async def check(self) -> bool:
         try:
             healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
         except (ParlorError, asyncio.TimeoutError):
             healthy = False
-        self.store.answering = healthy  # while False, calls fail at once (store._one_of_many)
+        except Exception as exc:  # noqa: BLE001 (an error reply, BUSY, CLUSTERDOWN, ...: not serving)
+            log.warning("redis health check failed", extra={"error": f"{type(exc).__name__}: {exc}"})
+            healthy = False
+        self._failures = 0 if healthy else self._failures + 1
+        # Two checks in a row without an answer (one late answer is not an
+        # outage): calls fail at once until the next check, with room to spare.
+        self.store.refuse_for(0 if self._failures < 2 else RECOVERY_INTERVAL + HEALTH_TIMEOUT + 1.5)
         status = health_pb2.HealthCheckResponse.SERVING if healthy \
             else health_pb2.HealthCheckResponse.NOT_SERVING
         for name in ("", SERVICE_NAME):
@@ -59,6 +67,13 @@ class RedisHealth:
         return healthy
 
     async def start(self) -> None:
+        try:
+            await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
+        except redis.exceptions.NoPermissionError as exc:
+            raise SystemExit(f"The Redis user may not run a command Parlor needs ({exc}); "
+                             "see deploy/README.md for its ACL") from None
+        except Exception:  # noqa: BLE001 (not up yet: the service starts NOT_SERVING and keeps checking)
+            pass
         await self.check()
         self._task = asyncio.create_task(self._run(), name="redis-health")
 
@@ -69,17 +84,19 @@ class RedisHealth:
     async def _run(self) -> None:
         was, counted = None, 0.0
         while True:
-            await asyncio.sleep(HEALTH_INTERVAL if self.store.answering else RECOVERY_INTERVAL)
-            now = await self.check()
-            if now != was and was is not None:
-                log.warning("redis health changed", extra={"serving": now})
-            was = now
-            if now and time.monotonic() - counted >= ACTIVE_INTERVAL:
-                counted = time.monotonic()
-                try:
+            await asyncio.sleep(RECOVERY_INTERVAL if self._failures else HEALTH_INTERVAL)
+            try:
+                now = await self.check()
+                if now != was and was is not None:
+                    log.warning("redis health changed", extra={"serving": now})
+                was = now
+                if now and time.monotonic() - counted >= ACTIVE_INTERVAL:
+                    counted = time.monotonic()
                     metrics.ACTIVE.set(await self.store.count_active(time.time(), self.abandoned_ttl))
-                except ParlorError:
-                    pass
+            except ParlorError:
+                pass  # (the gauge waits for the next round)
+            except Exception:  # noqa: BLE001 (the checks must go on whatever happens)
+                log.exception("redis health round failed")
 
 
 class _MethodAwarePool:

@@ -56,6 +56,7 @@ NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>
 # keep-alive), never the write. A script is not rolled back on an error, so
 # nothing that may fail comes before a write.
 _COMMIT = """
+redis.replicate_commands()
 local now = redis.call('TIME')
 if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[8]) then return 3 end
 local cur = redis.call('GET', KEYS[1])
@@ -110,10 +111,11 @@ class DuplicateKey(Exception):
     """A concurrent request with the same idempotency key committed first."""
 
 
-# A write reaches Redis within this long of being sent, or is not made at all
+# A write starts in Redis within this long of being sent, or is not made at all
 # (the script checks Redis's clock). Well inside the 5 s socket timeout, so that
 # a write the service gave up on (and answered STORE_UNAVAILABLE for) cannot
-# happen later, unless Redis stalled between making it and answering.
+# start later; it may have been made before, if Redis stalled between making it
+# and answering.
 WRITE_WINDOW_MS = 2500
 
 
@@ -174,7 +176,7 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             log.warning("redis unavailable", extra={"op": fn.__name__, "error": str(exc)})
-            if fn.__name__ == "commit" and isinstance(exc, redis.TimeoutError):
+            if fn.__name__ == "commit" and _maybe_sent(exc):
                 # sent, and not answered: made before the write window closed, or never
                 raise ParlorError("STORE_UNAVAILABLE", "The match store did not answer in time, so "
                                   "this change may or may not have been made: re-read the match "
@@ -190,24 +192,36 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
     return wrapper
 
 
+def _maybe_sent(exc: Exception) -> bool:
+    """Whether a failed command may have reached Redis: not when the store
+    refused it or no connection could be made (redis-py words those "Error
+    ... connecting to ..."); otherwise it may have been sent and run, its
+    answer lost."""
+    text = str(exc)
+    return not (text == _NOT_ANSWERING or (text.startswith("Error ") and " connecting to " in text))
+
+
 def _one_of_many(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
     """Waits for one of the store's slots (PARLOR_REDIS_MAX_CONNECTIONS): at
     most that many commands are in flight at once, so a burst of calls cannot
     grow the connection pool past it; the rest wait their turn (or their
-    deadline). While the health check finds Redis not answering, calls fail at
-    once instead of waiting out the socket timeout, one after another."""
+    deadline). While the health check finds Redis not answering (refuse_for),
+    calls fail at once instead of waiting out the socket timeout, one after
+    another; a call that gets an answer ends that at once."""
     @functools.wraps(fn)
     async def wrapper(self: "MatchStore", *args, **kwargs):
-        if not self.answering:
+        if self._refuse_until and time.monotonic() < self._refuse_until:
             raise redis.ConnectionError(_NOT_ANSWERING)
         async with self._slots:
-            if not self.answering:  # (found out while this call waited its turn)
+            if self._refuse_until and time.monotonic() < self._refuse_until:  # (while it waited)
                 raise redis.ConnectionError(_NOT_ANSWERING)
-            return await fn(self, *args, **kwargs)
+            answer = await fn(self, *args, **kwargs)
+            self._refuse_until = 0.0  # Redis answers
+            return answer
     return wrapper
 
 
-_NOT_ANSWERING = "Redis did not answer the last health check"
+_NOT_ANSWERING = "Redis did not answer the last health checks"
 
 
 def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
@@ -226,29 +240,37 @@ def _retry_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
 
 class MatchStore:
     def __init__(self, client: aredis.Redis, pubsub: aredis.Redis | None = None,
-                 max_connections: int = 64) -> None:
+                 max_connections: int = 64, clock: Callable[[], float] = time.time) -> None:
         """`pubsub`: a client to hear event notices on (connect(url, pubsub=True));
         without one, live streams hear nothing and re-read at each keep-alive.
         `max_connections`: match commands in flight at once, and so the
-        connections they open (health checks' PING goes around the limit, so
-        that a busy store is not taken for a dead one)."""
+        connections they open (the health check's TIME goes around the limit, so
+        that a busy store is not taken for a dead one). `clock`: the service's
+        wall clock, in seconds (tests put it off)."""
         self.redis = client
         self._slots = asyncio.Semaphore(max_connections)
-        # Kept by the service's health check (RedisHealth): False while Redis
-        # does not answer its PING, and calls fail at once.
-        self.answering = True
+        # Until when (time.monotonic()) calls fail at once: see refuse_for().
+        self._refuse_until = 0.0
         # Redis's clock minus ours, in ms, as the last ping() measured it: a
         # write's window is set on Redis's clock, however far ours is off.
         self.clock_offset_ms = 0.0
+        self._clock = clock
         self.notices = EventNotices(pubsub)
         self._commit = client.register_script(_COMMIT)
+
+    def refuse_for(self, seconds: float) -> None:
+        """Told by the health check that Redis does not answer: calls fail at
+        once for `seconds` (0: no longer), unless one gets an answer first. The
+        check renews it while Redis stays silent; should the check itself stop,
+        calls go to Redis again when it runs out."""
+        self._refuse_until = time.monotonic() + seconds if seconds else 0.0
 
     @_store_errors
     async def ping(self) -> bool:
         """Whether Redis answers; also measures its clock against ours (TIME)."""
-        sent = time.time()
+        sent = self._clock()
         seconds, microseconds = await self.redis.time()
-        received = time.time()
+        received = self._clock()
         self.clock_offset_ms = seconds * 1000 + microseconds / 1000 - (sent + received) * 500
         return True
 
@@ -291,7 +313,7 @@ class MatchStore:
             packed += [b"%d-0" % event.number, b"%d" % (1 + len(event.private)), b"p", event.public]
             for seat, data in event.private.items():
                 packed += [b"s%d" % seat, data]
-        window_ends = int(time.time() * 1000 + self.clock_offset_ms) + WRITE_WINDOW_MS
+        window_ends = int(self._clock() * 1000 + self.clock_offset_ms) + WRITE_WINDOW_MS
         args = [expected_version, value, ttl_seconds * 1000,
                 idempotency[0] if idempotency else "", idempotency[1] if idempotency else "",
                 action, b"".join(_LENGTH.pack(len(part)) + part for part in packed), window_ends]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import re
 import signal
 import socket
@@ -235,6 +236,21 @@ def test_ping_measures_redis_clock_against_ours(stack):
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("off_by", [-10.0, 10.0])
+def test_writes_are_made_whichever_way_the_services_clock_is_off(stack, off_by):
+    """The window is set on Redis's clock, so a service clock 10 s behind or
+    ahead of Redis's changes nothing once a health check measured it."""
+    async def scenario():
+        store = MatchStore(connect(stack.redis.url), clock=lambda: time.time() + off_by)
+        matches = Matches(store, Settings())
+        await store.ping()  # (the service's first health check comes before it serves)
+        assert abs(store.clock_offset_ms + off_by * 1000) < 250
+        match_id, tokens = await _three_seat_match(matches)
+        assert (await matches.submit(_bid(match_id, 7), tokens[0])).match.version == 4
+        await store.redis.aclose()
+    asyncio.run(scenario())
+
+
 def test_a_write_that_reaches_redis_after_its_window_is_not_made(stack, db):
     """The window is on Redis's clock: seen from a service whose clock is
     10 s ahead, every write arrives too late, and none is made."""
@@ -272,12 +288,15 @@ def test_a_write_held_up_in_a_frozen_redis_is_not_made_when_it_wakes():
             await store.ping()
             commit = store.commit
 
+            sent = math.inf
+
             async def freeze_then_commit(*args, **kwargs):
+                nonlocal sent
                 server.process.send_signal(signal.SIGSTOP)
+                sent = time.monotonic()
                 return await commit(*args, **kwargs)
 
             store.commit = freeze_then_commit
-            sent = time.monotonic()
             try:
                 with pytest.raises(ParlorError) as failed:
                     await matches.submit(_bid(match_id, 7), tokens[0])
