@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import struct
 import time
 from dataclasses import dataclass
@@ -175,21 +176,43 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
             return await fn(*args, **kwargs)
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
-            log.warning("redis unavailable", extra={"op": fn.__name__, "error": str(exc)})
+            _warn("redis unavailable", fn.__name__, str(exc))
             if fn.__name__ == "commit" and _maybe_sent(exc):
                 # sent, and not answered: made before the write window closed, or never
-                raise ParlorError("STORE_UNAVAILABLE", "The match store did not answer in time, so "
-                                  "this change may or may not have been made: re-read the match "
+                raise ParlorError("STORE_UNAVAILABLE", "The match store did not confirm this "
+                                  "change, so it may or may not have been made: re-read the match "
                                   "before trying again (a retry with the same Idempotency-Key is "
                                   "always safe).") from exc
             raise ParlorError("STORE_UNAVAILABLE",
                               "The match store is unavailable; try again shortly.") from exc
         except TooLate as exc:
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
-            log.warning("redis too slow: write refused", extra={"op": fn.__name__})
+            _warn("redis too slow: write refused", fn.__name__)
             raise ParlorError("STORE_UNAVAILABLE", "The match store was too slow to take the "
                               "change, which was not made; try again shortly.") from exc
     return wrapper
+
+
+WARN_EVERY = 1.0  # seconds: at most one warning per kind and operation, with a count of the rest
+_warned: dict[tuple[str, str], tuple[float, int]] = {}
+
+
+def _warn(what: str, op: str, error: str | None = None) -> None:
+    """Logs a store failure, at most once a second per kind and operation: in
+    an outage every call fails, and a line each would flood the log (the
+    metric parlor_redis_errors_total still counts every one)."""
+    now = time.monotonic()
+    last, unlogged = _warned.get((what, op), (-math.inf, 0))
+    if now - last < WARN_EVERY:
+        _warned[(what, op)] = (last, unlogged + 1)
+        return
+    _warned[(what, op)] = (now, 0)
+    extra: dict[str, object] = {"op": op}
+    if error is not None:
+        extra["error"] = error
+    if unlogged:
+        extra["not_logged"] = unlogged  # alike failures in the second before this one
+    log.warning(what, extra=extra)
 
 
 def _maybe_sent(exc: Exception) -> bool:

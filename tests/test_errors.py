@@ -26,3 +26,22 @@ def test_shown_quotes_values_as_json_and_cuts_long_ones():
     assert shown(None) == "null" and shown(7) == "7"
     assert shown("r" * 100) == '"' + "r" * 38 + "\u2026"
     assert len(shown("r" * 100)) == 40
+
+
+def test_store_failures_are_logged_at_most_once_a_second_each(caplog, monkeypatch):
+    """In an outage every call fails: one line a second per operation, with a count."""
+    import logging
+
+    from service import store
+
+    clock = [100.0]
+    monkeypatch.setattr(store.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(store, "_warned", {})
+    with caplog.at_level(logging.WARNING, logger="service.store"):
+        for _ in range(50):
+            store._warn("redis unavailable", "load", "Connection refused")
+        store._warn("redis unavailable", "commit", "Connection refused")
+        clock[0] += 1.0
+        store._warn("redis unavailable", "load", "Connection refused")
+    lines = [(r.op, getattr(r, "not_logged", 0)) for r in caplog.records]
+    assert lines == [("load", 0), ("commit", 0), ("load", 49)]
