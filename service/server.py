@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 LIVENESS = "liveness"  # SERVING while the process runs: probes that must not depend on Redis
 HEALTH_INTERVAL = 2.0  # seconds between Redis pings
 RECOVERY_INTERVAL = 0.5  # seconds between pings while Redis does not answer
+# How long calls fail at once after the second check in a row without an answer:
+# past the next check (RECOVERY_INTERVAL + HEALTH_TIMEOUT), which renews it.
+REFUSE_SECONDS = 3.0
 HEALTH_TIMEOUT = 1.0   # a ping slower than this counts as Redis not answering (a hung server)
 ACTIVE_INTERVAL = 15.0  # seconds between counts of active matches (a gauge)
 
@@ -46,20 +49,26 @@ class RedisHealth:
         self.servicer = servicer
         self.abandoned_ttl = abandoned_ttl
         self._task: asyncio.Task | None = None
-        self._failures = 0  # checks in a row without an answer
+        self._silent = 0  # checks in a row that got no answer
+        self.failing = False  # the last check failed (the next comes sooner)
 
     async def check(self) -> bool:
+        silent = False  # no answer at all, as opposed to an error reply
         try:
             healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
-        except (ParlorError, asyncio.TimeoutError):
-            healthy = False
-        except Exception as exc:  # noqa: BLE001 (an error reply, BUSY, CLUSTERDOWN, ...: not serving)
+        except asyncio.TimeoutError:
+            healthy, silent = False, True
+        except ParlorError as exc:  # STORE_UNAVAILABLE: down, or an error reply such as BUSY
+            healthy, silent = False, not isinstance(exc.__cause__, redis.ResponseError)
+        except Exception as exc:  # noqa: BLE001 (NOPERM, an unknown command, ...: not serving)
             log.warning("redis health check failed", extra={"error": f"{type(exc).__name__}: {exc}"})
             healthy = False
-        self._failures = 0 if healthy else self._failures + 1
-        # Two checks in a row without an answer (one late answer is not an
-        # outage): calls fail at once until the next check, with room to spare.
-        self.store.refuse_for(0 if self._failures < 2 else RECOVERY_INTERVAL + HEALTH_TIMEOUT + 1.5)
+        self.failing = not healthy
+        self._silent = self._silent + 1 if silent else 0
+        # Two checks in a row without an answer (one late answer is no outage):
+        # calls fail at once until the next check, with room to spare. A Redis
+        # that answers with errors is left to answer the calls too.
+        self.store.refuse_for(REFUSE_SECONDS if self._silent >= 2 else 0)
         status = health_pb2.HealthCheckResponse.SERVING if healthy \
             else health_pb2.HealthCheckResponse.NOT_SERVING
         for name in ("", SERVICE_NAME):
@@ -84,7 +93,7 @@ class RedisHealth:
     async def _run(self) -> None:
         was, counted = None, 0.0
         while True:
-            await asyncio.sleep(RECOVERY_INTERVAL if self._failures else HEALTH_INTERVAL)
+            await asyncio.sleep(RECOVERY_INTERVAL if self.failing else HEALTH_INTERVAL)
             try:
                 now = await self.check()
                 if now != was and was is not None:

@@ -165,6 +165,7 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
         if pubsub:
             return aredis.Redis.from_url(plain, **common)
         return RedisCluster.from_url(plain, socket_timeout=5, socket_connect_timeout=2,
+                                     retry=Retry(NoBackoff(), 0), health_check_interval=15,
                                      maint_notifications_config=no_notices)
     return aredis.Redis.from_url(url, **common)
 
@@ -185,6 +186,14 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
                                   "always safe).") from exc
             raise ParlorError("STORE_UNAVAILABLE",
                               "The match store is unavailable; try again shortly.") from exc
+        except redis.ResponseError as exc:
+            code = getattr(exc, "status_code", None) or str(exc).partition(" ")[0]
+            if code not in _UNAVAILABLE_REPLIES:
+                raise  # (a bug of ours, such as an error in the script: INTERNAL)
+            metrics.REDIS_ERRORS.labels(fn.__name__).inc()
+            _warn("redis unavailable", fn.__name__, str(exc))
+            raise ParlorError("STORE_UNAVAILABLE",
+                              "The match store is unavailable; try again shortly.") from exc
         except TooLate as exc:
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             _warn("redis too slow: write refused", fn.__name__)
@@ -192,6 +201,12 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
                               "change, which was not made; try again shortly.") from exc
     return wrapper
 
+
+# Error replies that say Redis cannot serve now, not that the command was
+# wrong: the command did not run (a script that is already running is never
+# answered BUSY), so the caller may simply try again.
+_UNAVAILABLE_REPLIES = frozenset({"BUSY", "LOADING", "CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN", "READONLY",
+                                  "NOREPLICAS", "NOSCRIPT", "OOM"})
 
 WARN_EVERY = 1.0  # seconds: at most one warning per kind and operation, with a count of the rest
 _warned: dict[tuple[str, str], tuple[float, int]] = {}

@@ -184,9 +184,10 @@ def test_after_a_redis_restart_no_call_fails_on_a_connection_the_old_server_clos
 
 def test_error_replies_to_the_health_check_do_not_stop_it(durable_stack):
     """Redis answers BUSY while another client's script runs too long: health
-    is NOT_SERVING meanwhile, the checks go on, and once the script is killed
-    health and calls come back (the checks used to end at the first error reply,
-    leaving calls refused for good)."""
+    is NOT_SERVING meanwhile and calls get 503 STORE_UNAVAILABLE (BUSY is an
+    answer: they are not refused before they ask), the checks go on, and once
+    the script is killed health and calls come back (the checks used to end at
+    the first error reply, leaving calls refused for good)."""
     stack = durable_stack
     rest = stack.rest()
     match, _ = new_rest_match(rest, "what_the_heck", 3)
@@ -197,12 +198,14 @@ def test_error_replies_to_the_health_check_do_not_stop_it(durable_stack):
     try:
         assert wait_for(lambda: health(stack) == health_pb2.HealthCheckResponse.NOT_SERVING, timeout=10)
         time.sleep(3)  # several checks answered BUSY
+        busy = rest.get(f"/v1/matches/{match['matchId']}")
+        assert (busy.status, busy.error) == (503, "STORE_UNAVAILABLE")
     finally:
         admin.script_kill()
         runner.join(10)
     assert wait_for(lambda: health(stack) == health_pb2.HealthCheckResponse.SERVING, timeout=10)
     assert wait_for(lambda: rest.get(f"/v1/matches/{match['matchId']}").status == 200, timeout=5)
-    assert "redis health check failed" in stack.log("service")
+    assert '"op": "ping", "error": "BUSY' in stack.log("service")
     admin.close()
     rest.close()
 

@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+import redis
 from redis.crc import key_slot
 
 from parlor.v1 import parlor_pb2 as pb
@@ -313,3 +314,54 @@ def test_a_write_held_up_in_a_frozen_redis_is_not_made_when_it_wakes():
             assert reply.match.version == 4
             await client.aclose()
         asyncio.run(scenario())
+
+
+def test_refused_calls_go_to_redis_again_when_the_refusal_runs_out_or_a_call_is_answered(stack):
+    async def scenario():
+        store = MatchStore(connect(stack.redis.url))
+        match_id = "a" * 24
+        store.refuse_for(10)
+        with pytest.raises(ParlorError) as refused:
+            await store.load(match_id)
+        assert refused.value.code == "STORE_UNAVAILABLE"
+        store.refuse_for(0.2)  # the checks stopped renewing it
+        await asyncio.sleep(0.3)
+        assert await store.load(match_id) is None
+        # A call in flight when the check gives up on Redis, and then answered:
+        # Redis does answer, so the refusal ends with it.
+        get = store.redis.get
+
+        async def get_while_the_check_gives_up(*args, **kwargs):
+            store.refuse_for(10)
+            return await get(*args, **kwargs)
+
+        store.redis.get = get_while_the_check_gives_up
+        assert await store.load(match_id) is None
+        store.redis.get = get
+        assert await store.load(match_id) is None
+        await store.redis.aclose()
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("error,sent", [
+    (redis.ConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused."), False),
+    (redis.ConnectionError("Error -2 connecting to nowhere.invalid:6379. Name or service not known."), False),
+    (redis.ConnectionError("Redis did not answer the last health checks"), False),
+    (redis.ConnectionError("Connection closed by server."), True),
+    (redis.ConnectionError("Error while reading from 127.0.0.1:6379 : (104, 'Connection reset by peer')"), True),
+    (redis.TimeoutError("Timeout reading from 127.0.0.1:6379"), True),
+    (redis.TimeoutError("Timeout connecting to server"), True),  # (not sent, but said safely)
+])
+def test_which_failed_writes_may_have_been_made(error, sent):
+    from service.store import _maybe_sent
+    assert _maybe_sent(error) is sent
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:1/0", "unix:///tmp/parlor-none.sock",
+                                 "redis+sentinel://127.0.0.1:1/main", "redis+cluster://127.0.0.1:1"])
+def test_no_client_retries_a_command_by_itself(url):
+    """The store decides what is safe to retry: a write retried by the client
+    after its answer was lost could be made twice, or be reported not made."""
+    client = connect(url)
+    retry = getattr(client, "retry", None) or client.connection_pool.connection_kwargs["retry"]
+    assert retry.get_retries() == 0

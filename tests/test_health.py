@@ -1,0 +1,87 @@
+"""The service's Redis health check: what it tells the store and gRPC health."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis
+from grpc_health.v1 import health, health_pb2
+
+from service.errors import ParlorError
+from service.server import REFUSE_SECONDS, RedisHealth
+
+
+class Store:
+    """What RedisHealth uses of MatchStore: ping() answers from a script."""
+
+    def __init__(self, *outcomes):
+        self.outcomes = list(outcomes)
+        self.refusals: list[float] = []
+
+    async def ping(self):
+        outcome = self.outcomes.pop(0)
+        if outcome == "silent":
+            await asyncio.sleep(10)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return True
+
+    def refuse_for(self, seconds):
+        self.refusals.append(seconds)
+
+
+def down() -> ParlorError:
+    error = ParlorError("STORE_UNAVAILABLE", "The match store is unavailable; try again shortly.")
+    error.__cause__ = redis.ConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+    return error
+
+
+def busy() -> ParlorError:
+    error = ParlorError("STORE_UNAVAILABLE", "The match store is unavailable; try again shortly.")
+    error.__cause__ = redis.ResponseError("BUSY Redis is busy running a script.")
+    return error
+
+
+def checks(store: Store, count: int) -> list[bool]:
+    keeper = RedisHealth(store, health.aio.HealthServicer(), 60)
+
+    async def run():
+        return [await keeper.check() for _ in range(count)]
+    return asyncio.run(run())
+
+
+def test_calls_are_refused_from_the_second_check_in_a_row_without_an_answer(monkeypatch):
+    monkeypatch.setattr("service.server.HEALTH_TIMEOUT", 0.05)
+    store = Store(True, "silent", down(), "silent", True, "silent")
+    assert checks(store, 6) == [True, False, False, False, True, False]
+    assert store.refusals == [0, 0, REFUSE_SECONDS, REFUSE_SECONDS, 0, 0]
+
+
+def test_error_replies_are_not_serving_but_refuse_no_calls():
+    store = Store(busy(), busy(), busy(), redis.exceptions.NoPermissionError("no TIME"), True)
+    assert checks(store, 5) == [False, False, False, False, True]
+    assert store.refusals == [0, 0, 0, 0, 0]
+
+
+def test_health_follows_the_checks():
+    servicer = health.aio.HealthServicer()
+    keeper = RedisHealth(Store(True, busy()), servicer, 60)
+
+    async def run():
+        seen = []
+        for _ in range(2):
+            await keeper.check()
+            reply = await servicer.Check(health_pb2.HealthCheckRequest(service="parlor.v1.Parlor"), None)
+            seen.append(reply.status)
+        return seen
+    assert asyncio.run(run()) == [health_pb2.HealthCheckResponse.SERVING,
+                                  health_pb2.HealthCheckResponse.NOT_SERVING]
+
+
+def test_a_redis_user_without_a_command_parlor_needs_stops_the_service():
+    keeper = RedisHealth(Store(redis.exceptions.NoPermissionError("this user has no permissions to run "
+                                                                  "the 'time' command")),
+                         health.aio.HealthServicer(), 60)
+    with pytest.raises(SystemExit, match="may not run a command Parlor needs .*deploy/README.md"):
+        asyncio.run(keeper.start())
