@@ -24,6 +24,7 @@ import asyncio
 import functools
 import logging
 import math
+import re
 import struct
 import time
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ import redis
 import redis.asyncio as aredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import BusyLoadingError, ClusterError, RedisClusterException
 from redis.maint_notifications import MaintNotificationsConfig
 
 from . import logs, metrics
@@ -186,10 +188,10 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
                                   "always safe).") from exc
             raise ParlorError("STORE_UNAVAILABLE",
                               "The match store is unavailable; try again shortly.") from exc
-        except redis.ResponseError as exc:
-            code = getattr(exc, "status_code", None) or str(exc).partition(" ")[0]
-            if code not in _UNAVAILABLE_REPLIES:
+        except (redis.ResponseError, ClusterError, RedisClusterException) as exc:
+            if isinstance(exc, redis.ResponseError) and _reply_code(exc) not in _UNAVAILABLE_REPLIES:
                 raise  # (a bug of ours, such as an error in the script: INTERNAL)
+            # Not run: Redis cannot serve now, or (Cluster) no node took it in time.
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             _warn("redis unavailable", fn.__name__, str(exc))
             raise ParlorError("STORE_UNAVAILABLE",
@@ -206,7 +208,7 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
 # wrong: the command did not run (a script that is already running is never
 # answered BUSY), so the caller may simply try again.
 _UNAVAILABLE_REPLIES = frozenset({"BUSY", "LOADING", "CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN", "READONLY",
-                                  "NOREPLICAS", "NOSCRIPT", "OOM"})
+                                  "NOREPLICAS", "NOSCRIPT", "OOM", "MISCONF"})
 
 WARN_EVERY = 1.0  # seconds: at most one warning per kind and operation, with a count of the rest
 _warned: dict[tuple[str, str], tuple[float, int]] = {}
@@ -230,13 +232,27 @@ def _warn(what: str, op: str, error: str | None = None) -> None:
     log.warning(what, extra=extra)
 
 
-def _maybe_sent(exc: Exception) -> bool:
-    """Whether a failed command may have reached Redis: not when the store
-    refused it or no connection could be made (redis-py words those "Error
-    ... connecting to ..."); otherwise it may have been sent and run, its
-    answer lost."""
+def _reply_code(exc: redis.ResponseError) -> str:
+    """An error reply's code (BUSY, OOM, ...): redis-py keeps it in status_code
+    for the codes it knows, else it leads the message; Redis 6.2 wraps an error
+    raised inside a script as "Error running script ... @user_script:9: -OOM ..."."""
     text = str(exc)
-    return not (text == _NOT_ANSWERING or (text.startswith("Error ") and " connecting to " in text))
+    wrapped = _IN_SCRIPT.search(text) if text.startswith("Error running script") else None
+    return wrapped.group(1) if wrapped else getattr(exc, "status_code", None) or text.partition(" ")[0]
+
+
+_IN_SCRIPT = re.compile(r"@user_script:\s*\d+:\s*-?([A-Z]+) ")
+
+
+def _maybe_sent(exc: Exception) -> bool:
+    """Whether a failed command may have reached Redis and run: not when the
+    store refused it, no connection could be made (redis-py words those "Error
+    ... connecting to ..."), Redis was loading its data (LOADING), or Sentinel's
+    master had become a replica; otherwise it may have run, its answer lost."""
+    text = str(exc)
+    return not (isinstance(exc, BusyLoadingError) or text == _NOT_ANSWERING
+                or (text.startswith("Error ") and " connecting to " in text)
+                or "previous master is now a slave" in text)
 
 
 def _one_of_many(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
