@@ -16,7 +16,7 @@ import grpc
 import redis
 from google.protobuf import descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from prometheus_client import start_http_server
 
 from . import logs, metrics
@@ -108,6 +108,22 @@ class RedisHealth:
                 log.exception("redis health round failed")
 
 
+def _add_reflection(server: grpc.aio.Server, names: tuple[str, ...]) -> None:
+    """Server reflection, as grpc.reflection.v1alpha (what grpcio-reflection
+    ships) and as grpc.reflection.v1, which newer tools ask first: the two
+    versions' messages are the same on the wire, so one servicer answers both."""
+    servicer = reflection.aio.ReflectionServicer(names, pool=_MethodAwarePool(descriptor_pool.Default()))
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
+    handlers = {"ServerReflectionInfo": grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString)}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(REFLECTION_V1, handlers),))
+
+
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
 class _MethodAwarePool:
     """The descriptor pool reflection answers from, able to find the file of a
     method too (`grpcurl describe parlor.v1.Parlor.SubmitAction` asks for it;
@@ -146,9 +162,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     health_servicer = health.aio.HealthServicer()
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server,
-        pool=_MethodAwarePool(descriptor_pool.Default()))
+    _add_reflection(server, (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME))
     where = address or f"{settings.host}:{settings.grpc_port}"
     try:
         port = server.add_insecure_port(where)

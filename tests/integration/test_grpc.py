@@ -144,6 +144,17 @@ def test_health_and_reflection(stack):
         [reply] = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
             file_containing_symbol="parlor.v1.Parlor.NoSuchMethod")]), timeout=5)
         assert reply.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
+        # grpc.reflection.v1 (newer tools ask it first) answers the same: its
+        # messages are v1alpha's on the wire
+        v1 = channel.stream_stream("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+                                   request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+                                   response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
+        [reply] = v1(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5)
+        assert {"parlor.v1.Parlor", "grpc.health.v1.Health"} <= {
+            s.name for s in reply.list_services_response.service}
+        [reply] = v1(iter([reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol="parlor.v1.Parlor.SubmitAction")]), timeout=5)
+        assert reply.HasField("file_descriptor_response")
 
 
 def _hpack_int(n: int, bits: int) -> bytes:
