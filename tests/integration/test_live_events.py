@@ -225,9 +225,10 @@ def test_keep_alives_then_the_stream_ends_when_its_time_is_up(quick_stack):
     while (message := stream.next()) is not None:
         messages.append(message)
     lasted = time.monotonic() - opened
-    assert messages[0] == {"retry": 1000} and len([m for m in messages if "data" in m]) == 4
-    assert sum(m.get("comment") == "keep-alive" for m in messages) >= 2
-    assert 3 <= lasted < 10, lasted
+    seen = (round(lasted, 2), messages)  # (shown if an assertion fails)
+    assert messages[0] == {"retry": 1000} and len([m for m in messages if "data" in m]) == 4, seen
+    assert sum(m.get("comment") == "keep-alive" for m in messages) >= 2, seen
+    assert 3 <= lasted < 10, seen
     rest.close()
 
 
