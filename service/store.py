@@ -184,8 +184,8 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
                 # sent, and not answered: made before the write window closed, or never
                 raise ParlorError("STORE_UNAVAILABLE", "The match store did not confirm this "
                                   "change, so it may or may not have been made: re-read the match "
-                                  "before trying again (a retry with the same Idempotency-Key is "
-                                  "always safe).") from exc
+                                  "in a few seconds before trying again (for an action, a retry "
+                                  "with the same Idempotency-Key is always safe).") from exc
             raise ParlorError("STORE_UNAVAILABLE",
                               "The match store is unavailable; try again shortly.") from exc
         except (redis.ResponseError, ClusterError, RedisClusterException) as exc:
@@ -321,7 +321,10 @@ class MatchStore:
 
     @_store_errors
     async def ping(self) -> bool:
-        """Whether Redis answers; also measures its clock against ours (TIME)."""
+        """Whether Redis answers; also measures its clock against ours (TIME).
+        PING first: Redis answers TIME while it is still loading its data, but
+        PING, like the match commands, with LOADING."""
+        await self.redis.ping()
         sent = self._clock()
         seconds, microseconds = await self.redis.time()
         received = self._clock()
