@@ -51,9 +51,11 @@ class RedisHealth:
         self._task: asyncio.Task | None = None
         self._silent = 0  # checks in a row that got no answer
         self.failing = False  # the last check failed (the next comes sooner)
+        self.not_permitted: str | None = None  # why the Redis user may not run the check
 
     async def check(self) -> bool:
         silent = False  # no answer at all, as opposed to an error reply
+        refused = None  # the Redis user may not run a command the check sends
         try:
             healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
         except asyncio.TimeoutError:
@@ -63,7 +65,9 @@ class RedisHealth:
         except Exception as exc:  # noqa: BLE001 (NOPERM, an unknown command, ...: not serving)
             log.warning("redis health check failed", extra={"error": f"{type(exc).__name__}: {exc}"})
             healthy = False
+            refused = str(exc) if isinstance(exc, redis.exceptions.NoPermissionError) else None
         self.failing = not healthy
+        self.not_permitted = refused
         self._silent = self._silent + 1 if silent else 0
         # Two checks in a row without an answer (one late answer is no outage):
         # calls fail at once until the next check, with room to spare. A Redis
@@ -76,14 +80,12 @@ class RedisHealth:
         return healthy
 
     async def start(self) -> None:
-        try:
-            await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
-        except redis.exceptions.NoPermissionError as exc:
-            raise SystemExit(f"The Redis user may not run a command Parlor needs ({exc}); "
-                             "see deploy/README.md for its ACL") from None
-        except Exception:  # noqa: BLE001 (not up yet: the service starts NOT_SERVING and keeps checking)
-            pass
+        """The first check (Redis not up yet: the service starts NOT_SERVING and
+        keeps checking), then the checks every HEALTH_INTERVAL."""
         await self.check()
+        if self.not_permitted:
+            raise SystemExit(f"The Redis user may not run a command Parlor needs ({self.not_permitted}); "
+                             "see deploy/README.md for its ACL")
         self._task = asyncio.create_task(self._run(), name="redis-health")
 
     def stop(self) -> None:

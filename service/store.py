@@ -102,8 +102,32 @@ class NewEvent:
     private: dict[int, bytes]
 
 
-class TooLate(Exception):
+class WriteFailed(Exception):
+    """A commit that failed in a way the caller must be told precisely."""
+
+    warning = message = ""
+    error: str | None = None
+
+
+class TooLate(WriteFailed):
     """The write reached Redis after its window (WRITE_WINDOW_MS) and was not made."""
+
+    warning = "redis too slow: write refused"
+    message = "The match store was too slow to take the change, which was not made; try again shortly."
+
+
+class Unconfirmed(WriteFailed):
+    """The write went out and its answer was lost (a timeout, a connection
+    closed): made before its window closed, or never."""
+
+    warning = "redis unavailable"
+    message = ("The match store did not confirm this change, so it may or may not have been made: "
+               "re-read the match in a few seconds before trying again (for an action, a retry "
+               "with the same Idempotency-Key is always safe).")
+
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = error
 
 
 class Conflict(Exception):
@@ -172,35 +196,27 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     return aredis.Redis.from_url(url, **common)
 
 
+_NOT_RUN = "The match store is unavailable; try again shortly."
+
+
 def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Redis failures as STORE_UNAVAILABLE, counted and logged (at most once a
+    second); other errors (a bug of ours, such as an error in the script) pass."""
     @functools.wraps(fn)
     async def wrapper(*args, **kwargs):
         try:
             return await fn(*args, **kwargs)
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
+        except WriteFailed as exc:
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
-            _warn("redis unavailable", fn.__name__, str(exc))
-            if fn.__name__ == "commit" and _maybe_sent(exc):
-                # sent, and not answered: made before the write window closed, or never
-                raise ParlorError("STORE_UNAVAILABLE", "The match store did not confirm this "
-                                  "change, so it may or may not have been made: re-read the match "
-                                  "in a few seconds before trying again (for an action, a retry "
-                                  "with the same Idempotency-Key is always safe).") from exc
-            raise ParlorError("STORE_UNAVAILABLE",
-                              "The match store is unavailable; try again shortly.") from exc
-        except (redis.ResponseError, ClusterError, RedisClusterException) as exc:
+            _warn(exc.warning, fn.__name__, exc.error)
+            raise ParlorError("STORE_UNAVAILABLE", exc.message) from exc
+        except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError, ClusterError,
+                RedisClusterException) as exc:
             if isinstance(exc, redis.ResponseError) and _reply_code(exc) not in _UNAVAILABLE_REPLIES:
-                raise  # (a bug of ours, such as an error in the script: INTERNAL)
-            # Not run: Redis cannot serve now, or (Cluster) no node took it in time.
+                raise
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             _warn("redis unavailable", fn.__name__, str(exc))
-            raise ParlorError("STORE_UNAVAILABLE",
-                              "The match store is unavailable; try again shortly.") from exc
-        except TooLate as exc:
-            metrics.REDIS_ERRORS.labels(fn.__name__).inc()
-            _warn("redis too slow: write refused", fn.__name__)
-            raise ParlorError("STORE_UNAVAILABLE", "The match store was too slow to take the "
-                              "change, which was not made; try again shortly.") from exc
+            raise ParlorError("STORE_UNAVAILABLE", _NOT_RUN) from exc
     return wrapper
 
 
@@ -264,11 +280,9 @@ def _one_of_many(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]
     another; a call that gets an answer ends that at once."""
     @functools.wraps(fn)
     async def wrapper(self: "MatchStore", *args, **kwargs):
-        if self._refuse_until and time.monotonic() < self._refuse_until:
-            raise redis.ConnectionError(_NOT_ANSWERING)
+        self._check_answering()
         async with self._slots:
-            if self._refuse_until and time.monotonic() < self._refuse_until:  # (while it waited)
-                raise redis.ConnectionError(_NOT_ANSWERING)
+            self._check_answering()  # (again: it may have found out while this call waited)
             answer = await fn(self, *args, **kwargs)
             self._refuse_until = 0.0  # Redis answers
             return answer
@@ -298,8 +312,8 @@ class MatchStore:
         """`pubsub`: a client to hear event notices on (connect(url, pubsub=True));
         without one, live streams hear nothing and re-read at each keep-alive.
         `max_connections`: match commands in flight at once, and so the
-        connections they open (the health check's TIME goes around the limit, so
-        that a busy store is not taken for a dead one). `clock`: the service's
+        connections they open (the health check's ping() goes around the limit,
+        so that a busy store is not taken for a dead one). `clock`: the service's
         wall clock, in seconds (tests put it off)."""
         self.redis = client
         self._slots = asyncio.Semaphore(max_connections)
@@ -311,6 +325,10 @@ class MatchStore:
         self._clock = clock
         self.notices = EventNotices(pubsub)
         self._commit = client.register_script(_COMMIT)
+
+    def _check_answering(self) -> None:
+        if self._refuse_until and time.monotonic() < self._refuse_until:
+            raise redis.ConnectionError(_NOT_ANSWERING)
 
     def refuse_for(self, seconds: float) -> None:
         """Told by the health check that Redis does not answer: calls fail at
@@ -374,7 +392,12 @@ class MatchStore:
         args = [expected_version, value, ttl_seconds * 1000,
                 idempotency[0] if idempotency else "", idempotency[1] if idempotency else "",
                 action, b"".join(_LENGTH.pack(len(part)) + part for part in packed), window_ends]
-        status = await self._commit(keys=list(keys(match_id)), args=args)
+        try:
+            status = await self._commit(keys=list(keys(match_id)), args=args)
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            if _maybe_sent(exc):
+                raise Unconfirmed(str(exc)) from exc
+            raise
         if status == 0:
             raise Conflict()
         if status == 2:

@@ -11,17 +11,32 @@ from redis._parsers.base import BaseParser
 from redis.exceptions import ClusterError, RedisClusterException
 
 from service.errors import ParlorError
-from service.store import _store_errors
+from service.store import MatchStore
 
 NOT_RUN = "The match store is unavailable; try again shortly."
 
 
+class FailingRedis:
+    """A Redis client whose every command (the commit script, a GET) raises `error`."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def register_script(self, script):
+        return self.fail
+
+    async def fail(self, *args, **kwargs):
+        raise self.error
+
+    get = fail
+
+
 def outcome(error: Exception, op: str = "commit") -> str:
-    async def failing(*args, **kwargs):
-        raise error
-    failing.__name__ = op
+    """What MatchStore.commit (or .load) makes of `error` from Redis."""
+    store = MatchStore(FailingRedis(error))
+    call = store.commit("a" * 24, 0, b"record", 60) if op == "commit" else store.load("a" * 24)
     try:
-        asyncio.run(_store_errors(failing)())
+        asyncio.run(call)
     except ParlorError as refused:
         assert refused.code == "STORE_UNAVAILABLE"
         return "not run" if refused.message == NOT_RUN else "unknown"

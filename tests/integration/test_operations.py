@@ -179,18 +179,16 @@ def test_a_second_service_on_a_taken_port_refuses_to_start(stack, rest):
     """gRPC would share the port (SO_REUSEPORT) and split the calls between two
     services; ours exits with a clear message instead, and the first serves on.
     So it does when the metrics port is the one taken."""
-    env = {**stack.process_env(), "PARLOR_METRICS_PORT": str(free_port())}
-    second = subprocess.run([sys.executable, "-m", "service.server"], env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert second.returncode != 0
-    assert second.stderr.strip().splitlines()[-1] == f"cannot listen on 127.0.0.1:{stack.grpc_port} " \
-                                    "(is another process using the port?)"
-    env = {**stack.process_env(), "PARLOR_GRPC_PORT": str(free_port())}
-    second = subprocess.run([sys.executable, "-m", "service.server"], env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert second.returncode != 0
-    assert second.stderr.strip().splitlines()[-1] == f"cannot serve metrics on 127.0.0.1:{stack.metrics_port} " \
-                                    "(PARLOR_METRICS_PORT): Address already in use"
+    for free, words in (
+            ("PARLOR_METRICS_PORT",
+             f"cannot listen on 127.0.0.1:{stack.grpc_port} (is another process using the port?)"),
+            ("PARLOR_GRPC_PORT", f"cannot serve metrics on 127.0.0.1:{stack.metrics_port} "
+                                 "(PARLOR_METRICS_PORT): Address already in use")):
+        env = {**stack.process_env(), free: str(free_port())}  # the other port is the first's
+        second = subprocess.run([sys.executable, "-m", "service.server"], env=env,
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode != 0
+        assert second.stderr.strip().splitlines()[-1] == words
     assert rest.get("/v1/games").status == 200
 
 

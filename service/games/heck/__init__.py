@@ -52,7 +52,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..base import Event, Game, Option, Outcome, RulesError, State, is_seat
+from ..base import Event, Game, Option, Outcome, RulesError, State
 from ..rng import Rng
 
 ATTRIBUTES = ("hiss", "slither", "chomp")
@@ -427,7 +427,7 @@ class Heck(Game):
 
     def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         n = state["players"]
-        own = is_seat(state, seat)
+        own = seat is not None  # (view() passes a seat of this game, or None)
         snake = state["snakes"][seat] if own else None
         bet = state["bets"][seat] if own else None
         seats = []
