@@ -203,7 +203,9 @@ class WhatTheHeck(Game):
             "prizes_left": len(state["prizes"]),
             "hand": list(state["hands"][seat]) if seat is not None else [],
             "seats": seats,
-            "history": [] if secret_tally else [dict(r) for r in state["history"]],
+            "history": [] if secret_tally else [
+                {"round": r["round"], "pot": r["pot"][:], "bids": r["bids"][:], "winner": r["winner"]}
+                for r in state["history"]],
             "discarded": list(state["discarded"]),
         }
 

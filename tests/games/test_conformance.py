@@ -52,6 +52,14 @@ def test_random_playout_to_the_end(game, players, options):
             before = copy.deepcopy(state)
             harness.assert_wire(game, state, events)
             assert state == before, "a view or a legal-action list changed the state"
+            for viewer in [None, *range(players)]:
+                _scribble(game.view(state, viewer))
+                if viewer is not None:
+                    _scribble(game.legal(state, viewer))
+            for event in events:
+                _scribble(event.public)
+                _scribble(event.private)
+            assert state == before, "a view, legal action or event shares a list or dict with the state"
             for s in game.to_act(state):
                 for listed in game.legal(state, s)[:8]:
                     trial = copy.deepcopy(state)
@@ -66,6 +74,19 @@ def test_random_playout_to_the_end(game, players, options):
     assert all(0 <= w < players for w in outcome.winners)
     assert game.to_act(final) == [] and all(game.legal(final, s) == [] for s in range(players))
     wire.to_message(game.id, "view", game.view(final, None))
+
+
+def _scribble(value) -> None:
+    """Changes every list and dict inside `value`: what an engine hands out must
+    be the caller's own, so that nothing done with it reaches the state."""
+    if isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
+    elif isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["scribbled"] = True
 
 
 @pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
