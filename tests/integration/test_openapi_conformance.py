@@ -1,0 +1,166 @@
+"""The served OpenAPI document tells the truth: every request these clients
+send and every reply the gateway gives, over whole matches of every game and a
+catalogue of refusals, fits the document's schema for that route and status.
+
+Checked strictly: object schemas here also refuse properties they do not name,
+so a field the gateway sends but the document lacks (which a generated client
+would silently drop) fails too."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+
+from service.games import GAMES
+
+from ..support import Reply, Rest, new_rest_match, play_rest_to_end
+
+pytestmark = pytest.mark.integration
+
+
+def _strict(node: Any) -> Any:
+    """`node` with additionalProperties: false on every object schema that
+    names its properties and says nothing of others."""
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    strict = {key: _strict(value) for key, value in node.items()}
+    if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
+        strict["additionalProperties"] = False
+    return strict
+
+
+class CheckedRest(Rest):
+    """A REST client that checks each JSON request body and reply against the
+    document served by the same gateway, and counts what it checked."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(port)
+        self.doc = Rest.request(self, "GET", "/v1/openapi.json").body
+        self.strict = _strict(self.doc)
+        self.routes = [(re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$"), ops)
+                       for path, ops in self.doc["paths"].items()]
+        self.checked: set[tuple[str, str, int]] = set()  # (operationId, part, status)
+
+    def request(self, method: str, path: str, body: Any = None, fits: bool = True, **kw) -> Reply:
+        """`fits`: the body is meant to fit the request schema (and is checked)."""
+        operation = self._operation(method, path)
+        if fits and body is not None and "requestBody" in operation:
+            schema = operation["requestBody"]["content"]["application/json"]["schema"]
+            self._validate(body, schema, f"{method} {path} request body")
+            self.checked.add((operation["operationId"], "request", 0))
+        reply = super().request(method, path, body=body, **kw)
+        responses = operation["responses"]
+        response = self._resolve(responses.get(str(reply.status)) or responses.get("default"))
+        assert response is not None, f"{method} {path} answered {reply.status}, which is not documented"
+        if isinstance(reply.body, (dict, list)):
+            content = response.get("content", {})
+            assert "application/json" in content, f"{method} {path} {reply.status}: JSON not documented"
+            self._validate(reply.body, content["application/json"]["schema"],
+                           f"{method} {path} {reply.status} reply")
+            self.checked.add((operation["operationId"], "reply", reply.status))
+        return reply
+
+    def _operation(self, method: str, path: str) -> dict[str, Any]:
+        bare = path.partition("?")[0]
+        for pattern, ops in self.routes:
+            if pattern.match(bare) and method.lower() in ops:
+                return ops[method.lower()]
+        raise AssertionError(f"{method} {bare} is not in the document")
+
+    def _resolve(self, node: dict[str, Any] | None) -> dict[str, Any] | None:
+        while node is not None and "$ref" in node:
+            target: Any = self.doc
+            for part in node["$ref"].removeprefix("#/").split("/"):
+                target = target[part]
+            node = target
+        return node
+
+    def _validate(self, instance: Any, schema: dict[str, Any], what: str) -> None:
+        # The document's components travel with the schema, so that its
+        # "#/components/..." references resolve.
+        rooted = {**schema, "components": self.strict["components"]}
+        try:
+            jsonschema.Draft202012Validator(_strict(rooted)).validate(instance)
+        except jsonschema.ValidationError as exc:
+            place = "/".join(str(p) for p in exc.absolute_path)
+            raise AssertionError(f"{what} does not fit the OpenAPI document at /{place}: "
+                                 f"{exc.message}") from None
+
+
+@pytest.fixture
+def checked(stack):
+    client = CheckedRest(stack.http_port)
+    yield client
+    client.close()
+
+
+def test_listing_games_fits(checked):
+    checked.get("/v1/games")
+    assert ("listGames", "reply", 200) in checked.checked
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_whole_matches_fit(checked, game_id):
+    """The fewest and most players of the game, each played to the end by its seats,
+    with every view, legal-action list and event list along the way."""
+    game = GAMES[game_id]
+    for players in sorted({game.min_players, game.max_players}):
+        match, tokens = new_rest_match(checked, game_id, players, seed=f"openapi-{players}")
+        match_id = match["matchId"]
+        chooser = random.Random(players)
+        play_rest_to_end(checked, match_id, tokens, chooser)
+        for viewer in [None, *tokens]:
+            checked.get(f"/v1/matches/{match_id}", token=viewer)
+            checked.get(f"/v1/matches/{match_id}/events?after=0&limit=5", token=viewer)
+            checked.get(f"/v1/matches/{match_id}/events", token=viewer)
+    assert {("createMatch", "reply", 200), ("joinMatch", "reply", 200), ("getMatch", "reply", 200),
+            ("listLegalActions", "reply", 200), ("submitAction", "request", 0),
+            ("submitAction", "reply", 200), ("listEvents", "reply", 200)} <= checked.checked
+
+
+def test_refusals_fit(checked):
+    """Errors of every kind a route documents, in the documented shape."""
+    match, tokens = new_rest_match(checked, "what_the_heck", 3, seed="openapi-refusals")
+    path = f"/v1/matches/{match['matchId']}"
+    legal = checked.get(f"{path}/legal-actions", token=tokens[0]).body["actions"]
+    asked = [
+        ("POST", "/v1/matches", {"game": "chess", "players": 2}, {}),
+        ("POST", "/v1/matches", {"game": "what_the_heck", "players": 9}, {}),
+        ("POST", "/v1/matches", {"game": "what_the_heck", "players": 3,
+                                 "options": {"hiddenWinnings": "yes"}}, {}),
+        ("POST", f"{path}/seats", {"name": "late"}, {}),
+        ("POST", f"{path}/seats", {"name": ""}, {}),
+        ("GET", "/v1/matches/" + "a" * 24, None, {}),
+        ("GET", f"{path}/legal-actions", None, {}),
+        ("GET", f"{path}/legal-actions", None, {"token": "not-a-token"}),
+        ("GET", f"{path}/events?after=-1", None, {}),
+        ("POST", f"{path}/actions", {"action": legal[0]}, {}),
+        ("POST", f"{path}/actions", {"action": {"whatTheHeck": {"bid": 99}}}, {"token": tokens[0]}),
+        ("POST", f"{path}/actions", {"action": legal[0], "expectedVersion": 1}, {"token": tokens[0]}),
+        ("POST", f"{path}/actions", {"action": legal[0], "seat": 2}, {"token": tokens[0]}),
+        ("POST", f"{path}/actions", {"action": legal[0]},
+         {"token": tokens[0], "headers": {"Idempotency-Key": "k1"}}),
+        ("POST", f"{path}/actions", {"action": legal[1]},
+         {"token": tokens[0], "headers": {"Idempotency-Key": "k1"}}),
+    ]
+    statuses = set()
+    for method, route, body, kw in asked:
+        reply = checked.request(method, route, body=copy.deepcopy(body), fits=False, **kw)
+        statuses.add(reply.status)
+    # Bodies the request schema itself refuses still get a documented error.
+    for raw in (b"{", b"[]", b'{"game": 5}', b"x" * 2_000_000):
+        reply = Rest.request(checked, "POST", "/v1/matches", raw=raw,
+                             headers={"Content-Type": "application/json"})
+        operation = checked.doc["paths"]["/v1/matches"]["post"]["responses"]
+        schema = checked._resolve(operation.get(str(reply.status)) or operation["default"])
+        checked._validate(reply.body, schema["content"]["application/json"]["schema"],
+                          f"POST /v1/matches {raw[:10]!r}... {reply.status} reply")
+        statuses.add(reply.status)
+    assert {400, 401, 403, 404, 409, 413} <= statuses
