@@ -144,6 +144,13 @@ class _MethodAwarePool:
             return self._pool.FindMethodByName(symbol).containing_service.file
 
 
+def connection_age_grace(settings: Settings) -> int:
+    """Seconds a connection past its maximum age stays open for the calls
+    still on it: the longest of an event stream's life and the drain, plus
+    a margin."""
+    return max(settings.stream_seconds, settings.drain_seconds) + 10
+
+
 async def create_server(settings: Settings, store: MatchStore, address: str | None = None,
                         ) -> tuple[grpc.aio.Server, int, RedisHealth, Matches]:
     """Builds and starts the server; returns it, its bound port, the health
@@ -152,7 +159,10 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
         options=[
             ("grpc.max_receive_message_length", settings.max_body_bytes),
             ("grpc.max_connection_age_ms", settings.max_connection_age * 1000),
-            ("grpc.max_connection_age_grace_ms", settings.drain_seconds * 1000),
+            # Calls in flight when a connection reaches its age may finish: an
+            # event stream may need its whole life (then it ends, OK, and the
+            # client resumes on a new connection), so the grace is not the drain.
+            ("grpc.max_connection_age_grace_ms", connection_age_grace(settings) * 1000),
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
             # gRPC binds with SO_REUSEPORT by default: a second service started on

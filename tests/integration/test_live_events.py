@@ -22,7 +22,7 @@ import redis
 from parlor.v1 import parlor_pb2 as pb
 from service.embedded_redis import EmbeddedRedis
 
-from ..support import Sse, Stack, auth, new_rest_match, open_when_free, play_rest_to_end, when_free
+from ..support import Sse, Stack, auth, new_grpc_match, new_rest_match, open_when_free, play_rest_to_end, when_free
 from .test_grpc import error_reason
 
 pytestmark = pytest.mark.integration
@@ -230,6 +230,28 @@ def test_keep_alives_then_the_stream_ends_when_its_time_is_up(quick_stack):
     assert sum(m.get("comment") == "keep-alive" for m in messages) >= 2, seen
     assert 3 <= lasted < 10, seen
     rest.close()
+
+
+def test_a_stream_outlives_its_connections_maximum_age():
+    """A connection that reaches PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS is
+    closed gracefully: a live stream on it still ends as usual, with OK, when
+    its time is up, even with no drain time at all."""
+    s = Stack(env={"PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS": "1", "PARLOR_STREAM_SECONDS": "4",
+                   "PARLOR_STREAM_KEEPALIVE_SECONDS": "1", "PARLOR_DRAIN_SECONDS": "0"},
+              gateway=False).start()
+    try:
+        channel = s.channel()
+        stub = s.stub(channel)
+        match, tokens = new_grpc_match(stub, "what_the_heck", 2)
+        opened = time.monotonic()
+        replies = list(stub.WatchEvents(pb.WatchEventsRequest(match_id=match.match_id),
+                                        metadata=auth(tokens[0]), timeout=30))
+        lasted = time.monotonic() - opened
+        assert 3.5 <= lasted < 15, lasted
+        assert [e.number for r in replies for e in r.events] == [1, 2, 3, 4]
+        channel.close()
+    finally:
+        s.stop()
 
 
 def test_a_web_app_on_another_origin_may_follow_a_match(quick_stack):
