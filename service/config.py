@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlsplit
 
 
 MIN_BODY_BYTES = 1024  # the smallest PARLOR_MAX_BODY_BYTES allowed
@@ -48,8 +49,9 @@ REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+sentinel", "redis+cluster")
 
 
 def _redis_url(name: str) -> str:
-    """REDIS_URL, if set: one of the schemes connect() reads, and for redis://
-    and rediss:// a database number, if any, that is a number."""
+    """REDIS_URL, if set: one of the schemes connect() reads, with any database
+    number (after the host, after a Sentinel master's name, or `?db=`) and any
+    Sentinel port a number, and for Sentinel a master's name."""
     url = os.environ.get(name, "").strip()
     if not url:
         return url
@@ -57,11 +59,21 @@ def _redis_url(name: str) -> str:
     if not sep or scheme not in REDIS_SCHEMES:
         raise SystemExit(f"{name} must start with one of {', '.join(s + '://' for s in REDIS_SCHEMES)}"
                          f" (see the README), not {redacted_url(url)!r}")
-    if scheme in ("redis", "rediss"):
-        path = rest.partition("?")[0].partition("/")[2].strip("/")
-        if path and not path.isdigit():  # (not quoted: with a "/" in the password, it holds the rest)
-            raise SystemExit(f"{name}: the database after the host must be a number (a password "
-                             "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
+    parts = urlsplit(url)  # (as redis-py reads it: the host part ends at the first / ? or #)
+    hosts = parts.netloc.rpartition("@")[2]
+    steps = [step for step in parts.path.split("/") if step]
+    if scheme == "redis+sentinel":
+        if not steps:
+            raise SystemExit(f"{name}: redis+sentinel:// needs /<master-name> after the hosts")
+        if not all(h.rpartition(":")[2].isdigit() for h in hosts.split(",") if ":" in h):
+            raise SystemExit(f"{name}: each Sentinel's port must be a number")
+        steps = steps[1:]
+    databases = [value for key, value in parse_qsl(parts.query, keep_blank_values=True) if key == "db"]
+    if scheme != "unix":
+        databases += steps
+    if not all(db.isdigit() for db in databases):  # (a "/" in a password, not percent-encoded, lands here)
+        raise SystemExit(f"{name}: the database after the host must be a number, as must ?db= (a password "
+                         "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
     return url
 
 
@@ -143,9 +155,13 @@ class Settings:
 
 
 def redacted_url(url: str) -> str:
-    """A Redis URL without its password, for logs and banners."""
-    head, sep, tail = url.rpartition("@")
-    if not sep:
-        return url
-    scheme, _, _ = head.partition("://")
-    return f"{scheme}://***@{tail}"
+    """A Redis URL without its password (before the host, or as ?password=),
+    for logs and banners. Everything before the last @ goes: a password
+    holding / or ? (unencoded) goes with it."""
+    head, at, rest = url.rpartition("@")
+    shown = f"{head.partition('://')[0]}://***@" if at else ""
+    address, sep, query = rest.partition("?")
+    if sep:
+        query = "&".join(f"{key}=***" if key.lower() in ("password", "username") else f"{key}{eq}{value}"
+                         for key, eq, value in (p.partition("=") for p in query.split("&")))
+    return shown + address + sep + query

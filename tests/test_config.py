@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from service.config import Settings
+from service.config import Settings, redacted_url
 
 # Every whole-number variable with its smallest and largest accepted values.
 NUMBERS = {
@@ -82,12 +82,29 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("redis://:secret@h:6379/abc", "the database after the host must be a number"),
     ("redis://default:se/cret@h:6379/0", "the database after the host must be a number"),
     ("redis-x://:sec@ret@h:6379/0", "REDIS_URL must start with one of redis://"),
+    ("redis+sentinel://:secret@h1:26379/main/abc", "the database after the host"),
+    ("redis+sentinel://:secret@h1:26379", "needs /<master-name>"),
+    ("redis+sentinel://:secret@h1:port/main", "Sentinel's port must be a number"),
+    ("unix:///run/redis.sock?password=secret&db=abc", "the database after the host"),
+    ("redis://h:6379?db=x&password=secret", "the database after the host"),
 ])
 def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypatch, url, words):
     monkeypatch.setenv("REDIS_URL", url)
     with pytest.raises(SystemExit, match=words) as stopped:
         Settings.from_env()
     assert "cret" not in str(stopped.value) and "ret@" not in str(stopped.value)
+
+
+@pytest.mark.parametrize("url,shown", [
+    ("redis://:s3cret@cache:6379/0", "redis://***@cache:6379/0"),
+    ("rediss://user:s3cret@cache:6380", "rediss://***@cache:6380"),
+    ("redis://cache:6379/0", "redis://cache:6379/0"),
+    ("redis://:pa/ss?w@cache:6379/0", "redis://***@cache:6379/0"),
+    ("unix:///run/redis.sock?password=s3cret&db=1", "unix:///run/redis.sock?password=***&db=1"),
+    ("redis://cache?username=me&Password=s3cret", "redis://cache?username=***&Password=***"),
+])
+def test_redis_passwords_stay_out_of_banners_and_logs(url, shown):
+    assert redacted_url(url) == shown
 
 
 @pytest.mark.parametrize("raw,value", [("1", True), ("true", True), ("on", True), ("0", False),
