@@ -420,11 +420,15 @@ class Matches:
 
     @staticmethod
     async def _index(update: Awaitable[None]) -> None:
-        """Keeps the active-match index; a failure there must not fail play."""
+        """Keeps the active-match index. It runs after the write it follows was
+        made, so no failure of its own may fail the call: Redis unavailable,
+        or an error reply (a Redis user not allowed ZADD)."""
         try:
             await update
         except ParlorError:
-            log.warning("active-match index not updated")
+            log.warning("active-match index not updated")  # (the store logged why)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("active-match index not updated", extra={"error": str(exc)})
 
     async def _load(self, match_id: str) -> tuple[int, Record]:
         stored, record = await self._fetch(match_id)

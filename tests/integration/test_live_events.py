@@ -500,6 +500,29 @@ def test_a_redis_user_that_may_not_publish_loses_only_the_notices():
         admin.close()
 
 
+def test_a_redis_user_that_may_not_keep_the_active_index_still_plays():
+    """The active-match index (for a gauge) is written after the join or
+    action it follows: its failure must not turn a change that was made into
+    an error (the last join's token would be lost)."""
+    with EmbeddedRedis() as server:
+        admin = redis.Redis.from_url(server.url)
+        admin.execute_command("ACL", "SETUSER", "parlor", "on", ">secret", "~parlor:*", "resetchannels",
+                              "&parlor:event-notices", "+@all", "-zadd", "-zrem")
+        stack = Stack(redis_url=f"redis://parlor:secret@127.0.0.1:{server.port}/0").start()
+        try:
+            rest = stack.rest()
+            match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)  # asserts every join
+            final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(3))
+            assert final["match"]["status"] == "FINISHED"
+            rest.close()
+            log = stack.log("service")
+            assert log.count("active-match index not updated") == 2 and "no permissions" in log
+            assert "Traceback" not in log
+        finally:
+            stack.stop()
+        admin.close()
+
+
 def test_keep_alives_go_out_while_redis_hangs():
     """A frozen Redis (not down: no error comes) does not silence a stream: its
     keep-alive is sent before Redis is asked anything."""
