@@ -81,8 +81,12 @@ class RecordCache:
 
     def take(self, match_id: str, data: bytes) -> Record | None:
         """The record stored as `data`, if it is the one kept, for the caller
-        to change (it is no longer kept); None otherwise."""
-        return _same(self._entries.pop(match_id, None), data)
+        to change (it is no longer kept); None otherwise (and the kept one
+        stays: the caller may have read older bytes than it)."""
+        found = _same(self._entries.get(match_id), data)
+        if found is not None:
+            del self._entries[match_id]
+        return found
 
     def peek(self, match_id: str, data: bytes) -> Record | None:
         """As take(), but the record stays kept: the caller only reads it, and
@@ -91,17 +95,19 @@ class RecordCache:
 
     def give_back(self, record: Record, data: bytes) -> None:
         """Keeps a record that its taker left as it was read (`data`: the bytes
-        it was read as), unless the one kept for its match meanwhile is as new
-        or newer (every write adds events, so the later record has more)."""
-        kept = self._entries.get(record.match_id)
-        if self.size and (kept is None or kept[1].last_event < record.last_event):
-            self.put(record, data)
+        it was read as), unless the one kept for its match is as new or newer."""
+        self.put(record, data)
 
     def put(self, record: Record, data: bytes) -> None:
-        """Keeps `record`, just written as `data` (and not to be changed by the caller any more)."""
-        if not self.size:
-            return
+        """Keeps `record`, just written as `data` (and not to be changed by the
+        caller any more), unless the one kept for its match is as new or newer
+        (written by another call meanwhile: every write adds events, so the
+        later record has more)."""
         entries = self._entries
+        kept = entries.get(record.match_id)
+        if not self.size or (kept is not None and kept[1].last_event >= record.last_event
+                             and kept[1] is not record):
+            return
         entries.pop(record.match_id, None)
         entries[record.match_id] = (data, record)
         if len(entries) > self.size:

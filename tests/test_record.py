@@ -21,10 +21,8 @@ def test_records_round_trip_plain_and_compressed():
 def test_a_kept_record_is_given_out_once_and_only_for_its_own_bytes():
     cache, kept = RecordCache(), record("a")
     cache.put(kept, kept.encode())
-    assert cache.take("a", record("a", rng=1).encode()) is None  # written since by somebody else
-    assert cache.take("a", kept.encode()) is None                 # ...and that dropped it
-    cache.put(kept, kept.encode())
-    assert cache.take("a", kept.encode()) is kept
+    assert cache.take("a", record("a", rng=1).encode()) is None  # other bytes: not this record
+    assert cache.take("a", kept.encode()) is kept                 # (still kept for its own)
     assert cache.take("a", kept.encode()) is None                 # taken: the taker changes it
 
 
@@ -66,3 +64,13 @@ def test_a_record_given_back_is_kept_unless_a_newer_one_was_meanwhile():
     cache.give_back(newer, newer.encode())          # ...and gives way to the newer
     assert cache.take("a", newer.encode()) is newer
     assert RecordCache(size=0).give_back(older, older.encode()) is None
+
+
+def test_a_write_finished_late_does_not_replace_a_newer_record():
+    """Two calls on one match: the second writes (and keeps) its record while
+    the first, which wrote before it, still has an await to go."""
+    cache, first, second = RecordCache(), record("a"), record("a", rng=1)
+    first.last_event, second.last_event = 1, 2
+    cache.put(second, second.encode())
+    cache.put(first, first.encode())
+    assert cache.take("a", second.encode()) is second
