@@ -18,7 +18,7 @@ from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
 from gateway.deadlines import DEADLINES
-from service.config import Settings
+from service.config import Settings, host_port
 
 _settings = Settings.from_env()
 
@@ -27,7 +27,7 @@ _settings = Settings.from_env()
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR",
                       os.path.join(tempfile.gettempdir(), f"parlor-gateway-metrics-{_settings.http_port}"))
 
-bind = [f"{_settings.host}:{_settings.http_port}"]
+bind = [host_port(_settings.host, _settings.http_port)]
 workers = _settings.gateway_workers
 threads = _settings.gateway_threads
 

@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.request
 
-from .config import Settings, redacted_url
+from .config import Settings, host_port, redacted_url
 
 GATEWAY_ARGS = ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf", "gateway.wsgi:app"]
 
@@ -57,7 +57,9 @@ def dev() -> int:
         from .embedded_redis import EmbeddedRedis
         redis = EmbeddedRedis().start()
         env["REDIS_URL"] = redis.url
-    env["PARLOR_SERVICE_TARGET"] = target = f"127.0.0.1:{settings.grpc_port}"
+    # Where to reach what binds PARLOR_HOST (a wildcard: on the loopback).
+    host = env["PARLOR_HOST"] if env["PARLOR_HOST"] not in ("0.0.0.0", "::") else "127.0.0.1"
+    env["PARLOR_SERVICE_TARGET"] = target = host_port(host, settings.grpc_port)
     # The gateway starts once the service serves: a gateway worker that tried
     # the service before it was up backs off (up to a second) and would answer
     # 503 after the banner said Parlor was running.
@@ -70,8 +72,7 @@ def dev() -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    host = env["PARLOR_HOST"] if env["PARLOR_HOST"] not in ("0.0.0.0", "::") else "127.0.0.1"
-    rest = f"http://{host}:{settings.http_port}"
+    rest = f"http://{host_port(host, settings.http_port)}"
     announced = False
     started = time.monotonic()
     code = 0
@@ -89,7 +90,7 @@ def dev() -> int:
                 announced = True
                 print(f"\nParlor is running (Ctrl-C stops it)\n"
                       f"  REST   {rest}  (OpenAPI: {rest}/v1/openapi.json)\n"
-                      f"  gRPC   {host}:{settings.grpc_port}\n"
+                      f"  gRPC   {target}\n"
                       f"  Redis  {redacted_url(env['REDIS_URL'])}"
                       f"{' (embedded, discarded on exit)' if redis else ' (REDIS_URL)'}\n", flush=True)
             if not announced and time.monotonic() - started > 30:

@@ -154,6 +154,11 @@ class Settings:
         )
 
 
+def host_port(host: str, port: int) -> str:
+    """`host:port` for binding or dialling, an IPv6 address in brackets."""
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
 def redacted_url(url: str) -> str:
     """A Redis URL without its password (before the host, or as ?password=),
     for logs and banners. Everything before the last @ goes: a password

@@ -20,7 +20,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_g
 from prometheus_client import start_http_server
 
 from . import logs, metrics
-from .config import Settings, redacted_url
+from .config import Settings, host_port, redacted_url
 from .errors import ParlorError
 from .matches import Matches
 from .servicer import SERVICE_NAME, ParlorServicer, add_to_server
@@ -175,7 +175,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     _add_reflection(server, (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME))
-    where = address or f"{settings.host}:{settings.grpc_port}"
+    where = address or host_port(settings.host, settings.grpc_port)
     try:
         port = server.add_insecure_port(where)
     except RuntimeError:  # grpcio raises where older versions returned 0
@@ -195,7 +195,7 @@ async def serve(settings: Settings) -> None:
     try:  # first: a port in use stops the service before anything else started
         start_http_server(settings.metrics_port, addr=settings.host)
     except OSError as exc:
-        raise SystemExit(f"cannot serve metrics on {settings.host}:{settings.metrics_port} "
+        raise SystemExit(f"cannot serve metrics on {host_port(settings.host, settings.metrics_port)} "
                          f"(PARLOR_METRICS_PORT): {exc.strerror or exc}") from None
     server, port, keeper, matches = await create_server(settings, store)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,

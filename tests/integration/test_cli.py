@@ -3,6 +3,7 @@ embedded Redis unless REDIS_URL is set, and takes it all down again."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import subprocess
@@ -102,6 +103,22 @@ def test_dev_with_embedded_redis():
     assert not alive(started), "the embedded Redis outlived parlor dev"
     metrics_dir = Path(tempfile.gettempdir()) / f"parlor-gateway-metrics-{port}"
     assert not metrics_dir.exists(), "the gateway left its metrics directory behind"
+
+
+@pytest.mark.parametrize("host", ["::1", "::"])
+def test_dev_on_ipv6(host):
+    """PARLOR_HOST may be an IPv6 address (or its wildcard): both servers bind
+    it, and the gateway reaches the service there."""
+    proc, port, banner = start_dev({"PARLOR_HOST": host})
+    try:
+        shown = "[::1]" if host == "::1" else "127.0.0.1"
+        assert f"REST   http://{shown}:{port}" in banner, banner
+        conn = http.client.HTTPConnection("::1", port, timeout=10)
+        conn.request("GET", "/v1/games")
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        assert stop(proc) == 0
 
 
 def test_dev_uses_redis_url_when_set():
