@@ -52,10 +52,12 @@ class RedisHealth:
         self._silent = 0  # checks in a row that got no answer
         self.failing = False  # the last check failed (the next comes sooner)
         self.not_permitted: str | None = None  # why the Redis user may not run the check
+        self._error: str | None = None  # the last check's unexpected failure, if it had one
 
     async def check(self) -> bool:
         silent = False  # no answer at all, as opposed to an error reply
         refused = None  # the Redis user may not run a command the check sends
+        error = None  # an unexpected failure, as logged
         try:
             healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
         except asyncio.TimeoutError:
@@ -63,9 +65,12 @@ class RedisHealth:
         except ParlorError as exc:  # STORE_UNAVAILABLE: down, or an error reply such as BUSY
             healthy, silent = False, not isinstance(exc.__cause__, redis.ResponseError)
         except Exception as exc:  # noqa: BLE001 (NOPERM, an unknown command, ...: not serving)
-            log.warning("redis health check failed", extra={"error": f"{type(exc).__name__}: {exc}"})
+            error = f"{type(exc).__name__}: {exc}"
+            if error != self._error:  # (once, not at every check while it lasts)
+                log.warning("redis health check failed", extra={"error": error})
             healthy = False
             refused = str(exc) if isinstance(exc, redis.exceptions.NoPermissionError) else None
+        self._error = error
         self.failing = not healthy
         self.not_permitted = refused
         self._silent = self._silent + 1 if silent else 0

@@ -85,3 +85,15 @@ def test_a_redis_user_without_a_command_parlor_needs_stops_the_service():
                          health.aio.HealthServicer(), 60)
     with pytest.raises(SystemExit, match="may not run a command Parlor needs .*deploy/README.md"):
         asyncio.run(keeper.start())
+
+
+def test_a_lasting_unexpected_failure_is_logged_once(caplog):
+    """A check failing the same way every half second (NOPERM after an ACL
+    change) is logged when it starts, not at every check; a new failure is
+    logged again."""
+    refused = redis.exceptions.NoPermissionError("no permissions to run the 'ping' command")
+    store = Store(refused, refused, refused, True, refused, ValueError("odd"))
+    with caplog.at_level("WARNING", logger="service.server"):
+        assert checks(store, 6) == [False, False, False, True, False, False]
+    logged = [r.error for r in caplog.records if r.getMessage() == "redis health check failed"]
+    assert logged == ["NoPermissionError: no permissions to run the 'ping' command"] * 2 + ["ValueError: odd"]
