@@ -179,8 +179,10 @@ class Matches:
         seat = self._seat(record, token, required=False)
         last_event = record.last_event  # (read before the next await: see _fetch)
         raw = await self.store.events(record.match_id, request.after, limit, seat)
-        return pb.ListEventsResponse(events=[pb.Event.FromString(data) for data in raw],
-                                     last_event=last_event)
+        events = [pb.Event.FromString(data) for data in raw]
+        if events:  # (events written between the two reads come too)
+            last_event = max(last_event, events[-1].number)
+        return pb.ListEventsResponse(events=events, last_event=last_event)
 
     async def watch(self, request: pb.WatchEventsRequest,
                     token: str | None) -> AsyncIterator[pb.WatchEventsResponse]:
