@@ -19,8 +19,9 @@ from service.errors import ParlorError, error_info
 log = logging.getLogger(__name__)
 
 C = grpc.StatusCode
-# CANCELLED is 503, not grpc-gateway's 499: the gateway never cancels its own
-# calls, so a cancelled call is one a stopping service dropped before starting it.
+# CANCELLED is 503, not grpc-gateway's 499 (nor DESIGN.md's "others 500"): the
+# gateway cancels only event streams whose client has gone, which get no answer,
+# so a cancelled call is one a stopping service dropped before starting it.
 HTTP_STATUS = {
     C.OK: 200, C.CANCELLED: 503, C.UNKNOWN: 500, C.INVALID_ARGUMENT: 400,
     C.DEADLINE_EXCEEDED: 504, C.NOT_FOUND: 404, C.ALREADY_EXISTS: 409,
@@ -40,7 +41,7 @@ _TRANSPORT = {
 
 # Werkzeug's own errors (routing, body size) with our codes.
 _HTTP_CODES = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
-               413: "BODY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE"}
+               413: "BODY_TOO_LARGE"}
 
 
 UNREAD_BODY = "parlor.body_unread"  # WSGI environ flag: the request body was left unread

@@ -149,6 +149,12 @@ class _MethodAwarePool:
             return self._pool.FindMethodByName(symbol).containing_service.file
 
 
+# What a gRPC message may carry beyond PARLOR_MAX_BODY_BYTES: the gateway puts a
+# REST body's fields into a message with the match id from the path (a URL line
+# is at most ~8 KB), so a body the gateway accepts is never refused here.
+MESSAGE_HEADROOM = 16 * 1024
+
+
 def connection_age_grace(settings: Settings) -> int:
     """Seconds a connection past its maximum age stays open for the calls
     still on it: the longest of an event stream's life and the drain, plus
@@ -162,7 +168,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     keeper (stop it before stopping the server) and the Matches it serves."""
     server = grpc.aio.server(
         options=[
-            ("grpc.max_receive_message_length", settings.max_body_bytes),
+            ("grpc.max_receive_message_length", settings.max_body_bytes + MESSAGE_HEADROOM),
             ("grpc.max_connection_age_ms", settings.max_connection_age * 1000),
             # Calls in flight when a connection reaches its age may finish: an
             # event stream may need its whole life (then it ends, OK, and the

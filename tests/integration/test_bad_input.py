@@ -214,6 +214,25 @@ def test_fixed_seed_refused_unless_allowed(locked_stack):
     rest.close()
 
 
+def test_a_body_within_the_limit_is_never_refused_as_too_large(rest, active):
+    """The gateway adds to a body what the gRPC message carries besides it
+    (the match id from the path, field framing): the service takes that much
+    more than PARLOR_MAX_BODY_BYTES, so a body the gateway accepts is read."""
+    import json
+
+    match_id, tokens = active
+    limit = 65536  # PARLOR_MAX_BODY_BYTES's default
+    for path, field in [(f"/v1/matches/{match_id}/seats", "name"),
+                        (f"/v1/matches/{'a' * 3000}/seats", "name"),
+                        (f"/v1/matches/{match_id}/actions", "pad")]:
+        body = {field: ""} if field == "name" else {"action": {"whatTheHeck": {"bid": 7}}, "pad": ""}
+        body[field] = "x" * (limit - len(json.dumps(body)))
+        raw = json.dumps(body).encode()
+        assert len(raw) == limit
+        reply = rest.post(path, raw=raw, token=tokens[1], headers={"Content-Type": "application/json"})
+        assert reply.status in (400, 404, 409), (path[:40], reply.status, reply.body)
+
+
 def test_oversized_chunked_body_is_413_and_changes_nothing(stack, rest, db, active):
     """A chunked body carries no length to check up front: it is 413 all the same,
     not cut at the limit and parsed."""
