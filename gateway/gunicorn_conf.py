@@ -37,6 +37,9 @@ threads = _settings.gateway_threads
 REQUEST_SECONDS = 3 * _settings.client_timeout
 
 
+SILENT_SECONDS = 5  # how long a new connection may wait before sending anything
+
+
 class GatewayWorker(gthread.ThreadWorker):
     """gunicorn's gthread worker, except that a new connection waits in the
     worker's poller until it sends something, as a kept-alive one does, rather
@@ -44,7 +47,10 @@ class GatewayWorker(gthread.ThreadWorker):
     waits up to 5 s for its first bytes, so a few dozen silent connections (a
     port scan, browsers' pre-connects) stalled everyone. Silent ones are closed
     after the keep-alive time. With a gunicorn whose worker lacks that
-    machinery, connections are accepted as gunicorn does it."""
+    machinery, connections are accepted as gunicorn does it. A new connection
+    that stays silent is closed after SILENT_SECONDS (or the keep-alive time, if
+    shorter): a long keep-alive, for a proxy's pooled connections, is no reason
+    to let silent strangers wait as long."""
 
     def accept(self, listener):
         if not hasattr(self, "pending_conns") or not hasattr(self, "on_pending_socket_readable"):
@@ -57,7 +63,7 @@ class GatewayWorker(gthread.ThreadWorker):
             return
         self.nr_conns += 1
         conn = gthread.TConn(self.cfg, client, address, listener.getsockname())  # non-blocking
-        conn.timeout = time.monotonic() + self.cfg.keepalive
+        conn.timeout = time.monotonic() + min(self.cfg.keepalive, SILENT_SECONDS)
         self.pending_conns.append(conn)
         self.poller.register(conn.sock, selectors.EVENT_READ,
                              partial(self.on_pending_socket_readable, conn))
@@ -75,7 +81,7 @@ class GatewayWorker(gthread.ThreadWorker):
 worker_class = GatewayWorker
 graceful_timeout = _settings.drain_seconds
 timeout = 30
-keepalive = 5
+keepalive = _settings.gateway_keepalive  # an idle kept-alive connection, then closed
 preload_app = False  # gRPC channels must be created after the fork, in each worker
 control_socket_disable = True  # no admin socket (and none to write under a read-only root)
 accesslog = None     # the app logs one JSON line per request

@@ -113,6 +113,7 @@ class Settings:
     gateway_workers: int = 2
     gateway_threads: int = 4
     client_timeout: int = 10
+    gateway_keepalive: int = 5
     drain_seconds: int = 20
     max_connection_age: int = 300
     stream_seconds: int = 120
@@ -141,6 +142,7 @@ class Settings:
             gateway_workers=_int("PARLOR_GATEWAY_WORKERS", 2, minimum=1, maximum=256),
             gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1, maximum=1024),
             client_timeout=_int("PARLOR_CLIENT_TIMEOUT_SECONDS", 10, minimum=1, maximum=HOUR),
+            gateway_keepalive=_int("PARLOR_GATEWAY_KEEPALIVE_SECONDS", 5, minimum=1, maximum=HOUR),
             drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20, maximum=HOUR),
             max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1,
                                     maximum=24 * DAY),

@@ -370,9 +370,10 @@ def test_a_body_cut_short_is_refused_and_changes_nothing(stack, db, active, fram
 
 @pytest.fixture(scope="module")
 def strict_stack():
-    """One worker with two threads, and a 2-second client timeout."""
+    """One worker with two threads, a 2-second client timeout, and idle
+    connections kept 8 seconds."""
     s = Stack(env={"PARLOR_CLIENT_TIMEOUT_SECONDS": "2", "PARLOR_GATEWAY_WORKERS": "1",
-                   "PARLOR_GATEWAY_THREADS": "2"}).start()
+                   "PARLOR_GATEWAY_THREADS": "2", "PARLOR_GATEWAY_KEEPALIVE_SECONDS": "8"}).start()
     yield s
     s.stop()
 
@@ -454,13 +455,32 @@ def test_silent_connections_wait_without_holding_threads(strict_stack):
     in the poller, not on a thread, and are closed after the keep-alive time."""
     import socket
 
+    import time
+
+    opened = time.monotonic()
     silent = [socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) for _ in range(30)]
     try:
         assert answers_soon(strict_stack, within=2)
         assert silent[0].recv(100) == b"", "a silent connection is closed in the end"
+        waited = time.monotonic() - opened
+        assert waited < 7.5, f"closed after {waited:.1f} s: a long keep-alive is for connections that spoke"
     finally:
         for sock in silent:
             sock.close()
+
+
+def test_an_idle_connection_is_kept_for_the_keep_alive_time(strict_stack):
+    """PARLOR_GATEWAY_KEEPALIVE_SECONDS: a proxy's pooled connection, idle for
+    less than that, still takes the next request."""
+    import time
+
+    rest = strict_stack.rest()
+    assert rest.get("/v1/games").status == 200
+    conn = rest._conn
+    time.sleep(6)  # longer than gunicorn's own 5 s default, shorter than the 8 s set
+    assert rest.get("/v1/games").status == 200
+    assert rest._conn is conn, "the connection was closed while idle"
+    rest.close()
 
 
 def test_a_client_that_does_not_read_its_answers_is_cut_off(strict_stack):
