@@ -111,8 +111,9 @@ logger_class = _Logger
 
 
 def _write_json_error(sock, status: int, _reason: str, _message: str) -> None:
-    # Imported here, in the worker (which has loaded the app), not in the master:
-    # the gateway package brings in grpc, which must not be loaded before the fork.
+    # Imported when first needed, in a worker (which has loaded the app). The
+    # master loads the gateway package too (for DEADLINES), and so grpc: harmless,
+    # as no gRPC channel is made before the fork (each worker makes its own).
     # (gunicorn's reason can be wrong for the status, "501 Bad Request": not used.)
     from gateway.errors import protocol_error
 
