@@ -500,6 +500,38 @@ def test_a_redis_user_that_may_not_publish_loses_only_the_notices():
         admin.close()
 
 
+def test_the_redis_user_deploy_readme_suggests_plays_and_hears_notices():
+    """The ACL example in deploy/README.md, run as written, on the Redis the
+    tests ship (6.2): matches are played and live streams hear commits at once."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "deploy" / "README.md").read_text()
+    command = re.search(r"`(ACL SETUSER parlor [^`]+)`", readme).group(1).replace(">PASSWORD", ">secret")
+    with EmbeddedRedis() as server:
+        admin = redis.Redis.from_url(server.url)
+        admin.execute_command(*command.split())
+        stack = Stack(redis_url=f"redis://parlor:secret@127.0.0.1:{server.port}/0",
+                      env={"PARLOR_STREAM_KEEPALIVE_SECONDS": "60"}).start()
+        try:
+            rest = stack.rest()
+            match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)
+            live = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
+            assert len(live.events(5)) == 5
+            started = time.monotonic()
+            final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(1))
+            assert final["match"]["status"] == "FINISHED"
+            assert len(live.rest_of_it()) == final["events"][-1]["number"] - 5, "every event, live"
+            assert time.monotonic() - started < 30, "streams heard the commits (no 60 s keep-alive waits)"
+            live.close()
+            rest.close()
+            assert "event notices lost" not in stack.log("service")
+            assert "Traceback" not in stack.log("service")
+        finally:
+            stack.stop()
+        admin.close()
+
+
 def test_a_redis_user_that_may_not_keep_the_active_index_still_plays():
     """The active-match index (for a gauge) is written after the join or
     action it follows: its failure must not turn a change that was made into
