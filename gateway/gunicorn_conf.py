@@ -18,6 +18,7 @@ from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
 from gateway.deadlines import DEADLINES
+from service import logs
 from service.config import Settings, host_port
 
 _settings = Settings.from_env()
@@ -69,6 +70,9 @@ class GatewayWorker(gthread.ThreadWorker):
                              partial(self.on_pending_socket_readable, conn))
 
     def handle(self, conn):
+        # Log lines about this request, before the app names it, carry no request
+        # id (not the id of whatever request this thread served before).
+        logs.request_id.set("")
         # The whole request must be in within REQUEST_SECONDS (see gateway/deadlines.py).
         sock = conn.sock
         DEADLINES.arm(sock, REQUEST_SECONDS)

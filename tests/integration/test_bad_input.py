@@ -395,6 +395,10 @@ def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
     import socket
 
     s = strict_stack
+    rest = s.rest()
+    for n in range(4):  # each thread serves a request first
+        assert rest.get("/v1/games", headers={"X-Request-Id": f"earlier-{n}"}).status == 200
+    rest.close()
     stalled = []
     try:
         for _ in range(4):  # twice the threads there are
@@ -409,6 +413,8 @@ def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
         assert_invalid_http(read_to_close(body_sock))
         body_sock.close()
         assert "Traceback" not in s.log("gateway")
+        cut = [line for line in s.log("gateway").splitlines() if "stalled" in line]
+        assert cut and not any("earlier-" in line for line in cut), "an earlier request's id: " + cut[0]
     finally:
         for sock in stalled:
             sock.close()
