@@ -23,7 +23,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    app.json.sort_keys = False
     # A path that is not a route is 404, not a redirect to a guessed one (Werkzeug
     # would answer `//` with a 308 and an HTML page).
     app.url_map.merge_slashes = False

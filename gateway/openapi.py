@@ -20,9 +20,15 @@ from .errors import PROTOCOL_ERRORS
 _SCALARS = {
     FieldDescriptor.TYPE_INT32: {"type": "integer", "format": "int32"},
     FieldDescriptor.TYPE_SINT32: {"type": "integer", "format": "int32"},
-    FieldDescriptor.TYPE_UINT32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_SFIXED32: {"type": "integer", "format": "int32"},
+    FieldDescriptor.TYPE_UINT32: {"type": "integer", "format": "uint32", "minimum": 0},
+    FieldDescriptor.TYPE_FIXED32: {"type": "integer", "format": "uint32", "minimum": 0},
+    # 64-bit integers are strings in proto3 JSON.
     FieldDescriptor.TYPE_INT64: {"type": "string", "format": "int64"},
+    FieldDescriptor.TYPE_SINT64: {"type": "string", "format": "int64"},
+    FieldDescriptor.TYPE_SFIXED64: {"type": "string", "format": "int64"},
     FieldDescriptor.TYPE_UINT64: {"type": "string", "format": "uint64"},
+    FieldDescriptor.TYPE_FIXED64: {"type": "string", "format": "uint64"},
     FieldDescriptor.TYPE_BOOL: {"type": "boolean"},
     FieldDescriptor.TYPE_STRING: {"type": "string"},
     FieldDescriptor.TYPE_DOUBLE: {"type": "number"},
