@@ -42,25 +42,43 @@ def test_keys_share_one_hash_tag_and_tokens_are_hashed(rest, db):
     assert found == sorted(keys(match_id)), found
     assert all(f"{{{match_id}}}" in k for k in found)
     assert len({key_slot(k.encode()) for k in found}) == 1
-    stored = b"".join(str(db.dump(k)).encode() for k in found)
-    for token in tokens:
-        assert token.encode() not in stored, "a seat token is stored in clear"
-    record = db.get(keys(match_id)[0]).partition(b"|")[2]
+    for when in ("while played", "once finished"):
+        stored = stored_bytes(db, match_id)
+        for token in tokens:
+            assert token.encode() not in stored, f"a seat token is stored in clear ({when})"
+        assert hashlib.sha256(tokens[0].encode()).hexdigest().encode() in stored
+        if when == "while played":
+            play_rest_to_end(rest, match_id, tokens, random.Random(0))
+
+
+def stored_bytes(db, match_id) -> bytes:
+    """Every byte stored for a match, decoded as the service reads it (the
+    record unpacked), so that a search in it finds what Redis holds."""
     import zlib
-    text = zlib.decompress(record[1:]) if record[:1] == b"z" else record[1:]
-    assert hashlib.sha256(tokens[0].encode()).hexdigest().encode() in text
-    play_rest_to_end(rest, match_id, tokens, random.Random(0))
+
+    state, events, actions, idem = keys(match_id)
+    record = db.get(state).partition(b"|")[2]
+    parts = [zlib.decompress(record[1:]) if record[:1] == b"z" else record[1:]]
+    parts += [value for _, fields in db.xrange(events) for pair in fields.items() for value in pair]
+    parts += db.lrange(actions, 0, -1)
+    parts += [value for pair in db.hgetall(idem).items() for value in pair]
+    return b"\n".join(parts)
 
 
 def test_active_matches_expire_when_abandoned_and_finished_ones_later(stack, db, rest):
     import random
-    match, tokens = new_rest_match(rest, "what_the_heck", 2)
+    match, tokens = new_rest_match(rest, "what_the_heck", 3)
     match_id = match["matchId"]
-    for key in match_keys(db, match_id):
+    hand = rest.get(f"/v1/matches/{match_id}", token=tokens[0]).body["whatTheHeck"]["hand"]
+    acted = rest.post(f"/v1/matches/{match_id}/actions", {"action": {"whatTheHeck": {"bid": hand[0]}}},
+                      token=tokens[0], headers={"Idempotency-Key": "ttl"})
+    assert acted.status == 200, acted.body
+    assert match_keys(db, match_id) == sorted(keys(match_id)), "every key, the idempotency records too"
+    for key in keys(match_id):
         ttl = db.ttl(key)
         assert 604_800 - 60 < ttl <= 604_800, (key, ttl)  # PARLOR_ABANDONED_TTL_SECONDS default
     play_rest_to_end(rest, match_id, tokens, random.Random(1))
-    for key in match_keys(db, match_id):
+    for key in keys(match_id):
         ttl = db.ttl(key)
         assert 86_400 - 60 < ttl <= 86_400, (key, ttl)  # PARLOR_FINISHED_TTL_SECONDS default
 
@@ -68,13 +86,31 @@ def test_active_matches_expire_when_abandoned_and_finished_ones_later(stack, db,
 def test_ttls_come_from_settings(stack, db):
     async def scenario():
         store = MatchStore(connect(stack.redis.url))
-        matches = Matches(store, Settings(abandoned_ttl=1, finished_ttl=3, allow_fixed_seed=True))
-        match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
-        assert 0 < db.pttl(keys(match.match_id)[0]) <= 1000
-        await asyncio.sleep(1.3)
-        assert await store.load(match.match_id) is None
+        matches = Matches(store, Settings(abandoned_ttl=2, finished_ttl=30, allow_fixed_seed=True))
+        abandoned = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
+        assert 0 < db.pttl(keys(abandoned.match_id)[0]) <= 2000
+        played = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
+        tokens = [(await matches.join(pb.JoinMatchRequest(match_id=played.match_id, name=f"p{s}"))).token
+                  for s in range(2)]
+        while True:  # every seat bids its first legal card until the match is over
+            for n, token in enumerate(tokens):
+                listed = await matches.legal_actions(played.match_id, token)
+                if listed.actions:
+                    reply = await matches.submit(pb.SubmitActionRequest(
+                        match_id=played.match_id, action=listed.actions[0],
+                        idempotency_key=f"k{reply_count(db, played.match_id)}-{n}"), token)
+            if reply.match.status == pb.FINISHED:
+                break
+        for key in keys(played.match_id):
+            assert 20_000 < db.pttl(key) <= 30_000, key  # finished_ttl, not the default day
+        await asyncio.sleep(2.3)
+        assert await store.load(abandoned.match_id) is None
         await store.redis.aclose()
     asyncio.run(scenario())
+
+
+def reply_count(db, match_id: str) -> int:
+    return db.llen(keys(match_id)[2])
 
 
 class Monitor:
