@@ -4,6 +4,7 @@ nothing of its rules: they only post back what legal-actions lists."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 
 import pytest
@@ -70,3 +71,44 @@ def test_a_waiting_match_shows_only_its_options(rest, game_id):
     started = rest.get(path, token=tokens[0]).body
     assert started["status"] == "ACTIVE"
     assert any(v not in (0, "", False, [], {}) for k, v in started[field].items() if k != "options")
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_the_seed_stays_hidden_until_the_end(rest, game_id):
+    """The seed fixes every shuffle: no view, event list, legal-action list or
+    error shows it before the match is over (then the view does), while every
+    view carries its SHA-256 from the start."""
+    seed = f"do-not-show-{game_id}-7f3a"
+    digest = hashlib.sha256(seed.encode()).hexdigest()
+    players = GAMES[game_id].min_players
+    match, tokens = new_rest_match(rest, game_id, players, seed=seed)
+    path = f"/v1/matches/{match['matchId']}"
+    chooser = random.Random(0)
+
+    def look(finished: bool) -> None:
+        for viewer in [None, *tokens]:
+            view = rest.get(path, token=viewer)
+            assert view.body["seedSha256"] == digest
+            shown = [view, rest.get(f"{path}/events", token=viewer)]
+            if viewer is not None:
+                shown.append(rest.get(f"{path}/legal-actions", token=viewer))
+            shown.append(rest.post(f"{path}/actions", {"action": {"nope": {}}}, token=viewer))
+            for reply in shown:
+                if not finished or reply is not shown[0] and reply is not shown[1]:
+                    assert seed not in json.dumps(reply.body), (viewer, reply.body)
+        assert ("seed" in view.body) == finished
+
+    look(finished=False)
+    for step in range(10_000):
+        token = next(t for t in tokens
+                     if rest.get(f"{path}/legal-actions", token=t).body["actions"])
+        action = chooser.choice(rest.get(f"{path}/legal-actions", token=token).body["actions"])
+        reply = rest.post(f"{path}/actions", {"action": action}, token=token)
+        assert reply.status == 200, reply.body
+        if reply.body["match"]["status"] == "FINISHED":
+            break
+        assert seed not in json.dumps(reply.body)
+        if step < 12 or step % 15 == 0:
+            look(finished=False)
+    look(finished=True)
+    assert rest.get(path).body["seed"] == seed
