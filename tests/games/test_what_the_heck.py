@@ -169,12 +169,21 @@ def test_two_players_remove_three_number_cards_each_and_three_prizes():
 
 
 def test_removed_cards_never_show():
+    """Seat 1's set-aside cards and the set-aside prizes differ between the
+    twins (and the pile's order past the cards turned here): seat 0 and
+    spectators see the same, at the deal and after rounds played alike."""
     state, rng = new(players=2, prizes=list(range(1, 11)) + [-1, -2],
                      removed=[[1, 2, 3], [4, 5, 6]], removed_prizes=[-3, -4, -5])
-    twin, _ = new(players=2, prizes=[1] + list(range(10, 1, -1)) + [-2, -1],
-                  removed=[[1, 2, 3], [7, 8, 9]], removed_prizes=[-3, -4, -5])
-    harness.assert_same_for(GAME, 0, state, twin)
-    harness.assert_same_for(GAME, None, state, twin)
+    twin, twin_rng = new(players=2, prizes=[1, 2, 3] + list(range(10, 3, -1)) + [-2, -3],
+                         removed=[[1, 2, 3], [7, 8, 9]], removed_prizes=[-1, -4, -5])
+    for viewer in (0, None):
+        harness.assert_same_for(GAME, viewer, state, twin)
+    for bids in ([15, 15], [14, 13]):  # both seats hold these in both twins
+        events = bid_all(state, rng, *bids)
+        twin_events = bid_all(twin, twin_rng, *bids)
+        for viewer in (0, None):
+            harness.assert_same_for(GAME, viewer, state, twin)
+            assert [e.seen_by(viewer) for e in events] == [e.seen_by(viewer) for e in twin_events]
 
 
 # ---- views --------------------------------------------------------------------------
@@ -320,3 +329,69 @@ def test_a_partly_fixed_two_player_deal_sets_the_rest_aside(players, arrangement
 def test_a_fixed_deal_that_is_not_the_games_deck_is_refused(players, arrangement):
     with pytest.raises(ValueError):
         harness.start(GAME, players, arrangement=arrangement)
+
+
+def _attempt(state, seat, action):
+    """"ok" when `action` is accepted, else the error as the seat would get it."""
+    trial = copy.deepcopy(state)
+    try:
+        GAME.play(trial, seat, action, harness.Rng.from_seed("t"))
+    except Exception as exc:  # anything but a RulesError is a bug
+        assert type(exc).__name__ == "RulesError", f"{action}: {exc!r}"
+        return (exc.reason, exc.message, exc.details)
+    return "ok"
+
+
+def _hidden_from(state, seat, chooser):
+    """A twin of `state` that differs only in what `seat` cannot see: the prize
+    pile's order; which card each other seat has committed; with two players,
+    which cards were set aside (each seat's own, and the prizes); with
+    hidden_winnings, before the end, which prize cards the other seats took
+    (their counts stay)."""
+    twin = copy.deepcopy(state)
+    others = [t for t in range(state["players"]) if t != seat]
+    for t in others:
+        if twin["bids"][t] is not None and twin["hands"][t]:
+            i = chooser.randrange(len(twin["hands"][t]))
+            twin["bids"][t], twin["hands"][t][i] = twin["hands"][t][i], twin["bids"][t]
+        if twin.get("removed") and twin["removed"][t] and twin["hands"][t]:
+            i, j = chooser.randrange(len(twin["hands"][t])), chooser.randrange(len(twin["removed"][t]))
+            twin["hands"][t][i], twin["removed"][t][j] = twin["removed"][t][j], twin["hands"][t][i]
+            twin["hands"][t].sort()
+    if twin.get("removed_prizes") and twin["prizes"]:
+        i, j = chooser.randrange(len(twin["prizes"])), chooser.randrange(len(twin["removed_prizes"]))
+        twin["prizes"][i], twin["removed_prizes"][j] = twin["removed_prizes"][j], twin["prizes"][i]
+    chooser.shuffle(twin["prizes"])
+    if state["hidden_winnings"] and not state["finished"]:
+        taken = [c for t in others for c in twin["won"][t]]
+        chooser.shuffle(taken)
+        for t in others:
+            twin["won"][t], taken = taken[:len(twin["won"][t])], taken[len(twin["won"][t]):]
+    return twin
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=players, hidden=st.booleans(), seed=seeds)
+def test_legal_actions_are_exactly_the_accepted_ones_and_errors_keep_secrets(players, hidden, seed):
+    """At sampled steps of a random playout, for every seat: the legal list is
+    exactly the bids play() accepts, and a twin differing only in what the
+    seat cannot see gives it the same view, legal list and errors."""
+    chooser = random.Random(seed)
+    candidates = [{"bid": b} for b in range(-1, 18)]
+    checked = 0
+
+    def each_step(state, seat, action, events):
+        nonlocal checked
+        if chooser.random() > 0.3:
+            return
+        checked += 1
+        for s in range(players):
+            listed = GAME.legal(state, s)
+            tried = [_attempt(state, s, a) for a in candidates]
+            assert [a for a, t in zip(candidates, tried) if t == "ok"] == sorted(listed, key=lambda a: a["bid"])
+            twin = _hidden_from(state, s, chooser)
+            harness.assert_same_for(GAME, s, state, twin)
+            assert [_attempt(twin, s, a) for a in candidates] == tried
+
+    harness.random_playout(GAME, players, {"hidden_winnings": hidden}, seed, each_step=each_step)
+    assert checked, "no step was checked"
