@@ -84,8 +84,10 @@ def test_idempotent_retry_returns_the_first_response_and_applies_once(rest):
     assert view["version"] == first.body["match"]["version"]
 
     # The match moves on; the retry still gets the first response, as it was.
-    rest.post(path, {"action": {"whatTheHeck": {"bid": 1}}}, token=tokens[1])
-    rest.post(path, {"action": {"whatTheHeck": {"bid": 2}}}, token=tokens[2])
+    for seat, card in ((1, 1), (2, 2)):
+        moved = rest.post(path, {"action": {"whatTheHeck": {"bid": card}}}, token=tokens[seat])
+        assert moved.status == 200, moved.body
+    assert rest.get(f"/v1/matches/{match['matchId']}").body["whatTheHeck"]["round"] == 2
     later = rest.post(path, body, token=tokens[0], headers=key)
     assert later.status == 200 and later.body == first.body
 

@@ -38,7 +38,9 @@ def test_full_match_over_grpc(stub):
               for i in range(3)]
     chooser = random.Random(3)
     final = None
-    while final is None:
+    for _ in range(100):  # 15 rounds of 3 bids; a bound, so that a stuck match fails rather than hangs
+        if final is not None:
+            break
         for seat, token in enumerate(tokens):
             listed = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
                                            metadata=auth(token))
@@ -51,6 +53,7 @@ def test_full_match_over_grpc(stub):
             if reply.match.status == pb.FINISHED:
                 final = reply.match
                 break
+    assert final is not None, "the match did not end"
     assert final.seed == "grpc" and len(final.result.scores) == 3
     assert list(final.what_the_heck.seats[0].played) == list(range(1, 16))
     events = stub.ListEvents(pb.ListEventsRequest(match_id=match.match_id, after=0))

@@ -336,7 +336,7 @@ def test_a_stream_begun_past_the_end_ends_with_the_match(tight_stack):
         play_rest_to_end(rest, match["matchId"], tokens, random.Random(3))
         finished = time.monotonic()
         rest_of_it = list(ahead)  # ends with the match, not at PARLOR_STREAM_SECONDS
-        assert time.monotonic() - finished < 1, "it waited for a quiet interval"
+        assert time.monotonic() - finished < 5, "it waited for a quiet interval (60 s)"
     assert rest_of_it[-1].end and not any(r.events for r in rest_of_it)
     rest.close()
 
