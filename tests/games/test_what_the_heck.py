@@ -263,8 +263,24 @@ def test_random_playouts_conserve_cards_and_end(players, hidden, seed):
     assert len(final["history"]) == rounds
     assert all(sorted(final["played"][s]) == dealt["hands"][s] for s in range(players))
     assert all(len(final["hands"][s]) == 0 for s in range(players))
+    # Every round again from its bids and pot, by the rules page rather than the engine.
+    taken = [[] for _ in range(players)]
+    for number, past in enumerate(final["history"], start=1):
+        assert past["round"] == number
+        unique = [b for b in past["bids"] if past["bids"].count(b) == 1]
+        if not unique:
+            expected = None
+        else:
+            best = max(unique) if sum(past["pot"]) >= 0 else min(unique)
+            expected = past["bids"].index(best)
+        assert past["winner"] == expected, past
+        if expected is not None:
+            taken[expected] += past["pot"]
+    last = final["history"][-1]
+    assert final["discarded"] == ([] if last["winner"] is not None else last["pot"])
+    assert final["won"] == taken
     outcome = GAME.outcome(final)
-    assert outcome.scores == [sum(w) for w in final["won"]]
+    assert outcome.scores == [sum(w) for w in taken]
     assert outcome.winners == [s for s in range(players) if outcome.scores[s] == max(outcome.scores)]
 
 
