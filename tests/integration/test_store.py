@@ -146,17 +146,31 @@ class Monitor:
                 found.append((match.group(1), match.group(2).upper()))
         return found
 
+    def _wait_for(self, text: str) -> None:
+        deadline = time.monotonic() + 10
+        while not any(text in line for line in self.lines):
+            assert time.monotonic() < deadline, f"MONITOR never showed {text!r}"
+            time.sleep(0.01)
+
     def __enter__(self):
         self.sock.sendall(b"MONITOR\r\n")
         self._thread.start()
-        time.sleep(0.3)
+        self._wait_for("+OK")  # monitoring from here on
         return self
 
     def __exit__(self, *exc):
-        time.sleep(0.3)
-        self._stop.set()
-        self._thread.join(5)
-        self.sock.close()
+        # A marker sent after the calls: once MONITOR shows it, it has shown
+        # everything before it.
+        marker = f"monitor-end-{time.monotonic_ns()}"
+        with socket.create_connection(self.sock.getpeername()) as raw:  # (no client handshake)
+            raw.sendall(f"ECHO {marker}\r\n".encode())
+            raw.recv(100)
+        try:
+            self._wait_for(marker)
+        finally:
+            self._stop.set()
+            self._thread.join(5)
+            self.sock.close()
 
 
 def test_an_uncontended_action_costs_two_round_trips(stack, stub):
@@ -168,9 +182,19 @@ def test_an_uncontended_action_costs_two_round_trips(stack, stub):
     with Monitor(stack.redis.port) as mon:
         stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, action=card),
                           metadata=auth(tokens[0]))
-    background = {"PING", "TIME", "ZREMRANGEBYSCORE", "ZCARD"}  # the health and active-matches loop
+    background = {"PING", "TIME", "ZREMRANGEBYSCORE", "ZCARD", "ECHO"}  # health, gauge, Monitor's marker
     from_service = [cmd for client, cmd in mon.commands if client != "lua" and cmd not in background]
     assert from_service == ["GET", "EVALSHA"], mon.lines
+    # With an idempotency key the read also asks for the key's record, in the
+    # same round trip (one pipeline): still read, then the script.
+    card = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
+                                 metadata=auth(tokens[1])).actions[0]
+    with Monitor(stack.redis.port) as mon:
+        stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, action=card, idempotency_key="k"),
+                          metadata=auth(tokens[1]))
+    seen = [(client, cmd) for client, cmd in mon.commands if client != "lua" and cmd not in background]
+    assert [cmd for _, cmd in seen] == ["GET", "HGET", "EVALSHA"], mon.lines
+    assert seen[0][0] == seen[1][0], "the read's two commands go out together, on one connection"
 
 
 def test_finished_match_memory_is_small(rest, db):
