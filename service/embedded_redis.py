@@ -74,6 +74,10 @@ class EmbeddedRedis:
         while True:
             try:
                 client.ping()
+                if client.info("server").get("process_id") != self.process.pid:
+                    # Another Redis took the port first (ours fails to bind and exits).
+                    self.cleanup()
+                    raise RuntimeError(f"port {self.port} is taken by another Redis server")
                 return self
             except redis.ConnectionError:
                 if self.process.poll() is not None or time.monotonic() > deadline:

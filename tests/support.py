@@ -257,6 +257,15 @@ class Stack:
     def log(self, name: str) -> str:
         return (self.log_dir / f"{name}.log").read_text(errors="replace")
 
+    def log_with(self, name: str, *texts: str, timeout: float = 10) -> str:
+        """The log of `name` once it holds every one of `texts` (log lines
+        are written as calls are handled, not before the answer goes out)."""
+        deadline = time.monotonic() + timeout
+        while not all(text in (log := self.log(name)) for text in texts):
+            assert time.monotonic() < deadline, f"the {name} log never showed {texts}"
+            time.sleep(0.02)
+        return log
+
     def stop_process(self, name: str, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
         proc = self.procs.pop(name)
         if proc.poll() is None:

@@ -99,7 +99,9 @@ def test_dev_with_embedded_redis():
     assert created.status == 200 and created.body["status"] == "WAITING"
     rest.close()
     assert stop(proc) == 0
-    time.sleep(0.5)
+    deadline = time.monotonic() + 10
+    while alive(started) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not alive(started), "the embedded Redis outlived parlor dev"
     metrics_dir = Path(tempfile.gettempdir()) / f"parlor-gateway-metrics-{port}"
     assert not metrics_dir.exists(), "the gateway left its metrics directory behind"

@@ -16,7 +16,7 @@ import grpc
 import pytest
 
 from parlor.v1 import parlor_pb2 as pb
-from service.embedded_redis import free_port
+from service.embedded_redis import EmbeddedRedis, free_port
 
 from ..support import Stack, auth, new_rest_match, play_rest_to_end
 
@@ -85,7 +85,8 @@ def test_json_logs_carry_the_request_id_across_and_no_secrets(stack, rest):
                       token=tokens[0], headers={"X-Request-Id": "trace-4711"})
     assert reply.headers["x-request-id"] == "trace-4711"
     generated = rest.get("/v1/games").headers["x-request-id"]
-    time.sleep(0.3)
+    stack.log_with("gateway", "trace-4711", generated)
+    stack.log_with("service", "trace-4711", generated)
     for name in ("gateway", "service"):
         lines = [line for line in stack.log(name).splitlines() if line.startswith("{")]
         parsed = [json.loads(line) for line in lines]  # every line is JSON
@@ -222,3 +223,13 @@ def test_a_second_gateway_on_the_same_port_leaves_the_first_ones_metrics_alone(s
     assert rest.get("/v1/games").status == 200
     samples = scrape(f"http://127.0.0.1:{stack.http_port}/metrics")
     assert samples['parlor_http_requests_total{method="GET",route="/v1/games",status="200"}'] >= 1
+
+
+def test_an_embedded_redis_does_not_take_another_servers_port_for_its_own():
+    """free_port() frees the port before redis-server binds it, so another
+    server (another test run's) can take it first: starting then fails, rather
+    than going on with a Redis that is not ours."""
+    with EmbeddedRedis() as theirs:
+        with pytest.raises(RuntimeError, match="taken by another Redis"):
+            EmbeddedRedis(port=theirs.port).start()
+        assert theirs.process.poll() is None
