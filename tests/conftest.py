@@ -43,3 +43,20 @@ def db(stack):
     client = redis.Redis.from_url(stack.redis.url)
     yield client
     client.close()
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors_logged(request):
+    """For every test on the shared stack: neither server logged a traceback
+    or an unhandled error while it ran (so the test that caused one is named,
+    not whichever test reads the log next)."""
+    if "stack" not in request.fixturenames:
+        yield
+        return
+    stack = request.getfixturevalue("stack")
+    sizes = {name: len(stack.log(name)) for name in ("service", "gateway")}
+    yield
+    for name, size in sizes.items():
+        logged = stack.log(name)[size:]
+        assert "Traceback" not in logged and "unhandled error" not in logged, \
+            f"the {name} logged an error during this test:\n{logged[-3000:]}"
