@@ -117,6 +117,18 @@ def _check_shapes(data: dict[str, Any], descriptor, path: str) -> None:
                                                         f"not {_json_kind(item)}.")
             elif field.type in _RANGES and type(item) in (bool, int, float):
                 _check_whole_number(where, field, item)
+            elif field.type in _RANGES and type(item) is str:  # (proto3 JSON takes "12" for 12)
+                try:
+                    number = int(item)
+                except ValueError:
+                    raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a whole number, "
+                                                            f"not {_quoted(item)}.") from None
+                _check_whole_number(where, field, number)
+            elif (field.type == FieldDescriptor.TYPE_BOOL and type(item) is not bool
+                  or field.type == FieldDescriptor.TYPE_STRING and type(item) is not str):
+                each = " in each element" if field.is_repeated else ""
+                raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be {_wanted(field)}{each}, "
+                                                        f"not {_json_kind(item)}.")
 
 
 def _check_whole_number(where: str, field, value: bool | int | float) -> None:
@@ -130,6 +142,11 @@ def _check_whole_number(where: str, field, value: bool | int | float) -> None:
     if not low <= value < high:
         raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a whole number from {low} "
                                                 f"to {high - 1}.")
+
+
+def _quoted(text: str) -> str:
+    """A string the caller sent, as JSON, cut to _QUOTED_CHARS."""
+    return orjson.dumps(text if len(text) <= _QUOTED_CHARS else text[:_QUOTED_CHARS - 1] + "\u2026").decode()
 
 
 def _own_json_form(field) -> bool:
