@@ -61,9 +61,18 @@ def create_match():
 
 @bp.post("/matches/<match_id>/seats")
 def join_match(match_id: str):
-    req = parse(body_object(), pb.JoinMatchRequest())
-    req.match_id = match_id
+    req = _for_match(parse(body_object(), pb.JoinMatchRequest()), match_id)
     return json_response(render(_call("JoinMatch", req)))
+
+
+def _for_match(req, match_id: str):
+    """`req` for the match in the path. The body need not name it; one that
+    names another is refused rather than quietly overruled."""
+    if req.match_id and req.match_id != match_id:
+        raise ApiError(400, "INVALID_ARGUMENT", "The body's `matchId` is not the match in the path; "
+                                                "leave it out.")
+    req.match_id = match_id
+    return req
 
 
 @bp.get("/matches/<match_id>")
@@ -86,8 +95,7 @@ def submit_action(match_id: str):
     body = body_object()
     if "action" not in body:
         raise ApiError(400, "INVALID_ACTION", "The body needs an `action`.")
-    req = parse(body, pb.SubmitActionRequest())
-    req.match_id = match_id
+    req = _for_match(parse(body, pb.SubmitActionRequest()), match_id)
     key = request.headers.get("Idempotency-Key")
     if key is not None:
         if not key:

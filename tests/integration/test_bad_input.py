@@ -88,6 +88,23 @@ def test_bad_requests_on_an_active_match_change_nothing(rest, db, active):
         assert snapshot(db, match_id) == before, (method, url, body)
 
 
+def test_a_body_naming_another_match_than_the_path_is_refused(rest, db, active):
+    match_id, tokens = active
+    other, _ = new_rest_match(rest, "what_the_heck", 3)
+    before = snapshot(db, match_id)
+    for path, body, token in [
+            (f"/v1/matches/{match_id}/actions", {"matchId": other["matchId"], "action": {"whatTheHeck": {"bid": 9}}},
+             tokens[1]),
+            (f"/v1/matches/{other['matchId']}/seats", {"match_id": match_id, "name": "Eve"}, None)]:
+        reply = rest.post(path, body, token=token)
+        assert (reply.status, reply.error) == (400, "INVALID_ARGUMENT"), reply.body
+        assert "matchId" in reply.body["error"]["message"]
+    assert snapshot(db, match_id) == before
+    same = rest.post(f"/v1/matches/{match_id}/actions",  # naming the path's own match is fine
+                     {"matchId": match_id, "action": {"whatTheHeck": {"bid": 9}}}, token=tokens[1])
+    assert same.status == 200, same.body
+
+
 def test_illegal_action_details_name_the_reason(rest, active):
     match_id, tokens = active
     reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": {"whatTheHeck": {"bid": 3}}},
