@@ -240,6 +240,66 @@ def test_replicas_never_act_on_a_record_another_wrote_since(stack, kept):
     asyncio.run(scenario())
 
 
+class PausedAfterFirstRead:
+    """A MatchStore whose first load() returns only when `go` is set: the
+    caller's write then races whatever was written meanwhile."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self._store, self.read, self.go, self._first = store, asyncio.Event(), asyncio.Event(), True
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+    async def load(self, *args, **kwargs):
+        stored = await self._store.load(*args, **kwargs)
+        if self._first:
+            self._first = False
+            self.read.set()
+            await self.go.wait()
+        return stored
+
+
+@pytest.mark.parametrize("meanwhile", ["another seat", "the same seat"])
+def test_a_write_that_lost_the_race_is_read_and_checked_again(stack, db, meanwhile):
+    """Two replicas act on one match at once; the one whose compare-and-set
+    loses re-reads the match and validates its action again: applied after
+    the other (another seat's bid), or refused if it no longer holds (the same
+    seat has committed meanwhile). Nothing is lost or doubled."""
+    async def scenario():
+        store = MatchStore(connect(stack.redis.url))
+        settings = Settings(allow_fixed_seed=True)
+        paused = PausedAfterFirstRead(store)
+        slow, fast = Matches(paused, settings), Matches(store, settings)
+        match = await fast.create(pb.CreateMatchRequest(game="what_the_heck", players=3, seed="race"))
+        match_id = match.match_id
+        tokens = [(await fast.join(pb.JoinMatchRequest(match_id=match_id, name=f"p{i}"))).token
+                  for i in range(3)]
+
+        def bid(card):
+            return pb.SubmitActionRequest(match_id=match_id, action={"what_the_heck": {"bid": card}})
+        conflicts = metrics.action("what_the_heck", "conflict")._value.get()
+        racing = asyncio.ensure_future(slow.submit(bid(5), tokens[0]))
+        await paused.read.wait()  # the slow one has read version 3
+        other_seat = 1 if meanwhile == "another seat" else 0
+        first = await fast.submit(bid(7), tokens[other_seat])
+        assert first.match.version == 4
+        paused.go.set()
+        if meanwhile == "another seat":
+            second = await racing
+            assert second.match.version == 5  # applied after the other, on the record it re-read
+            assert [s.committed for s in second.match.what_the_heck.seats] == [True, True, False]
+            assert len(db.lrange(keys(match_id)[2], 0, -1)) == 2
+        else:
+            with pytest.raises(ParlorError) as refused:
+                await racing
+            assert (refused.value.code, refused.value.details.get("reason")) == ("ILLEGAL_ACTION", "ALREADY_COMMITTED")
+            assert (await fast.get(match_id, tokens[0])).what_the_heck.seats[0].bid == 7  # the first one stands
+            assert len(db.lrange(keys(match_id)[2], 0, -1)) == 1
+        assert metrics.action("what_the_heck", "conflict")._value.get() == conflicts + 1
+        await store.redis.aclose()
+    asyncio.run(scenario())
+
+
 def test_a_refused_action_leaves_the_record_kept(stack):
     """A stale expectedVersion, a replayed request or a join of a full match
     changes nothing, so the decoded record stays kept for the next call. After
