@@ -111,7 +111,7 @@ def _check_shapes(data: dict[str, Any], descriptor, path: str) -> None:
         for item in value if field.is_repeated else [value]:
             if field.message_type is not None and type(item) is dict:
                 _check_shapes(item, field.message_type, where)
-            elif field.message_type is not None or type(item) in (list, dict):
+            elif field.message_type is not None or type(item) in (list, dict) or _not_its_scalar(field, item):
                 each = " in each element" if field.is_repeated else ""
                 raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be {_wanted(field)}{each}, "
                                                         f"not {_json_kind(item)}.")
@@ -124,11 +124,12 @@ def _check_shapes(data: dict[str, Any], descriptor, path: str) -> None:
                     raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a whole number, "
                                                             f"not {_quoted(item)}.") from None
                 _check_whole_number(where, field, number)
-            elif (field.type == FieldDescriptor.TYPE_BOOL and type(item) is not bool
-                  or field.type == FieldDescriptor.TYPE_STRING and type(item) is not str):
-                each = " in each element" if field.is_repeated else ""
-                raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be {_wanted(field)}{each}, "
-                                                        f"not {_json_kind(item)}.")
+
+
+def _not_its_scalar(field, value: Any) -> bool:
+    """A bool field given anything but true/false, or a string field anything but a string."""
+    return (field.type == FieldDescriptor.TYPE_BOOL and type(value) is not bool
+            or field.type == FieldDescriptor.TYPE_STRING and type(value) is not str)
 
 
 def _check_whole_number(where: str, field, value: bool | int | float) -> None:

@@ -55,7 +55,7 @@ def _redis_url(name: str) -> str:
     url = os.environ.get(name, "").strip()
     if not url:
         return url
-    scheme, sep, rest = url.partition("://")
+    scheme, sep, _ = url.partition("://")
     if not sep or scheme not in REDIS_SCHEMES:
         raise SystemExit(f"{name} must start with one of {', '.join(s + '://' for s in REDIS_SCHEMES)}"
                          f" (see the README), not {redacted_url(url)!r}")

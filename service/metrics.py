@@ -31,7 +31,8 @@ ACTIVE = Gauge("parlor_active_matches",
                "Matches started and not finished (abandoned ones drop out after PARLOR_ABANDONED_TTL_SECONDS), "
                "as last counted in Redis.")
 STREAMS = Gauge("parlor_event_streams", "Live event streams (WatchEvents) open in this process.")
-REDIS_ERRORS = Counter("parlor_redis_errors_total", "Redis calls that failed because Redis could not serve them: no connection, a "
+REDIS_ERRORS = Counter("parlor_redis_errors_total",
+                       "Redis calls that failed because Redis could not serve them: no connection, a "
                        "timeout, a reply such as BUSY, LOADING, OOM or READONLY, or a write refused as "
                        "too late.", ["op"])
 RECORDS = Counter("parlor_record_cache_total",

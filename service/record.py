@@ -93,11 +93,6 @@ class RecordCache:
         not across an await (a taker may change it meanwhile)."""
         return _same(self._entries.get(match_id), data)
 
-    def give_back(self, record: Record, data: bytes) -> None:
-        """Keeps a record that its taker left as it was read (`data`: the bytes
-        it was read as), unless the one kept for its match is as new or newer."""
-        self.put(record, data)
-
     def put(self, record: Record, data: bytes) -> None:
         """Keeps `record`, just written as `data` (and not to be changed by the
         caller any more), unless the one kept for its match is as new or newer
@@ -112,6 +107,10 @@ class RecordCache:
         entries[record.match_id] = (data, record)
         if len(entries) > self.size:
             del entries[next(iter(entries))]
+
+    # A record its taker left as it was read (`data`: the bytes it was read as)
+    # is kept as a written one is.
+    give_back = put
 
 
 def _same(entry: tuple[bytes, Record] | None, data: bytes) -> Record | None:

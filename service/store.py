@@ -190,9 +190,7 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
         plain = "redis://" + url[len("redis+cluster://"):]
         if pubsub:
             return aredis.Redis.from_url(plain, **common)
-        return RedisCluster.from_url(plain, socket_timeout=5, socket_connect_timeout=2,
-                                     retry=Retry(NoBackoff(), 0), health_check_interval=15,
-                                     maint_notifications_config=no_notices)
+        return RedisCluster.from_url(plain, **common)
     return aredis.Redis.from_url(url, **common)
 
 

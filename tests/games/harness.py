@@ -65,6 +65,18 @@ def random_playout(game: Game, players: int, options: dict[str, Any] | None = No
     raise AssertionError(f"no end after {max_steps} actions")
 
 
+def attempt(game: Game, state: State, seat: int, action: dict[str, Any]) -> Any:
+    """"ok" when `action` is accepted (tried on a copy), else the error as the
+    seat would get it: reason, message and details."""
+    trial = copy.deepcopy(state)
+    try:
+        game.play(trial, seat, action, Rng.from_seed("t"))
+    except Exception as exc:  # anything but a RulesError is a bug
+        assert type(exc).__name__ == "RulesError", f"{action}: {exc!r}"
+        return (exc.reason, exc.message, exc.details)
+    return "ok"
+
+
 def assert_json_state(state: State) -> None:
     assert json.loads(json.dumps(state)) == state, "state does not round-trip through JSON"
     assert isinstance(state.get("players"), int)

@@ -347,17 +347,6 @@ def test_a_fixed_deal_that_is_not_the_games_deck_is_refused(players, arrangement
         harness.start(GAME, players, arrangement=arrangement)
 
 
-def _attempt(state, seat, action):
-    """"ok" when `action` is accepted, else the error as the seat would get it."""
-    trial = copy.deepcopy(state)
-    try:
-        GAME.play(trial, seat, action, harness.Rng.from_seed("t"))
-    except Exception as exc:  # anything but a RulesError is a bug
-        assert type(exc).__name__ == "RulesError", f"{action}: {exc!r}"
-        return (exc.reason, exc.message, exc.details)
-    return "ok"
-
-
 def _hidden_from(state, seat, chooser):
     """A twin of `state` that differs only in what `seat` cannot see: the prize
     pile's order; which card each other seat has committed; with two players,
@@ -403,11 +392,11 @@ def test_legal_actions_are_exactly_the_accepted_ones_and_errors_keep_secrets(pla
         checked += 1
         for s in range(players):
             listed = GAME.legal(state, s)
-            tried = [_attempt(state, s, a) for a in candidates]
+            tried = [harness.attempt(GAME, state, s, a) for a in candidates]
             assert [a for a, t in zip(candidates, tried) if t == "ok"] == sorted(listed, key=lambda a: a["bid"])
             twin = _hidden_from(state, s, chooser)
             harness.assert_same_for(GAME, s, state, twin)
-            assert [_attempt(twin, s, a) for a in candidates] == tried
+            assert [harness.attempt(GAME, twin, s, a) for a in candidates] == tried
 
     harness.random_playout(GAME, players, {"hidden_winnings": hidden}, seed, each_step=each_step)
     assert checked, "no step was checked"

@@ -841,17 +841,6 @@ def candidates(state, seat):
             + [exchange(p) for p in range(-1, longest + 1)])
 
 
-def attempt(state, seat, action):
-    """"ok" when `action` is accepted, else the error as the seat would get it."""
-    trial = copy.deepcopy(state)
-    try:
-        GAME.play(trial, seat, action, Rng.from_seed("t"))
-    except Exception as exc:  # anything but a RulesError is a bug
-        assert type(exc).__name__ == "RulesError", f"{action}: {exc!r}"
-        return (exc.reason, exc.message, exc.details)
-    return "ok"
-
-
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
 def test_legal_actions_are_exactly_the_accepted_ones_and_errors_keep_secrets(seed, players):
@@ -863,13 +852,13 @@ def test_legal_actions_are_exactly_the_accepted_ones_and_errors_keep_secrets(see
         for s in range(players):
             listed = GAME.legal(state, s)
             assert len({repr(a) for a in listed}) == len(listed), "duplicate legal actions"
-            tried = {repr(a): attempt(state, s, a) for a in candidates(state, s)}
+            tried = {repr(a): h.attempt(GAME, state, s, a) for a in candidates(state, s)}
             accepted = [a for a in candidates(state, s) if tried[repr(a)] == "ok"]
             assert sorted(map(repr, accepted)) == sorted(map(repr, listed))
             # the same errors in a world that differs only in what seat s cannot see
             other, _ = _counterfactual(state, s, chooser)
             for a in candidates(state, s):
-                assert attempt(other, s, a) == tried[repr(a)], a
+                assert h.attempt(GAME, other, s, a) == tried[repr(a)], a
 
     h.random_playout(GAME, players, seed=f"brute{seed}", each_step=each_step)
 

@@ -466,38 +466,45 @@ def test_streams_hold_no_redis_connection():
         plain.close()
 
 
+@contextlib.contextmanager
+def redis_user_stack(rules: list[str], env: dict[str, str] | None = None):
+    """A stack on a Redis of its own, reaching it as the user `parlor` (password
+    `secret`) with the ACL `rules`; yields the stack and an admin client."""
+    with EmbeddedRedis() as server:
+        admin = redis.Redis.from_url(server.url)
+        admin.execute_command("ACL", "SETUSER", "parlor", *rules)
+        stack = Stack(redis_url=f"redis://parlor:secret@127.0.0.1:{server.port}/0", env=env or {}).start()
+        try:
+            yield stack, admin
+        finally:
+            stack.stop()
+            admin.close()
+
+
 def test_a_redis_user_that_may_not_publish_loses_only_the_notices():
     """An operator's Redis user without channel rights (Redis 7's default for
     new users): play and its records are whole; streams find events at their
     keep-alives instead of at once."""
-    with EmbeddedRedis() as server:
-        admin = redis.Redis.from_url(server.url)
-        admin.execute_command("ACL", "SETUSER", "parlor", "on", ">secret", "~parlor:*",
-                              "resetchannels", "+@all")
-        stack = Stack(redis_url=f"redis://parlor:secret@127.0.0.1:{server.port}/0",
-                      env={"PARLOR_STREAM_KEEPALIVE_SECONDS": "1"}).start()
-        try:
-            rest = stack.rest()
-            match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
-            path = f"/v1/matches/{match['matchId']}"
-            live = Sse(stack.http_port, f"{path}/events")
-            assert len(live.events(4)) == 4
-            card = hand(rest, match["matchId"], tokens[0])[0]
-            acted = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
-                              token=tokens[0], headers={"Idempotency-Key": "k1"})
-            assert acted.status == 200, acted.body
-            assert live.events(1)[0]["whatTheHeck"]["bidCommitted"] == {"seat": 0}
-            again = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
-                              token=tokens[0], headers={"Idempotency-Key": "k1"})
-            assert again.body == acted.body, "the idempotency record was written"
-            assert admin.llen(f"parlor:{{{match['matchId']}}}:actions") == 1, "the action log too"
-            live.close()
-            rest.close()
-            assert stack.log("service").count("event notices lost") == 1
-            assert "Traceback" not in stack.log("service")
-        finally:
-            stack.stop()
-        admin.close()
+    rules = ["on", ">secret", "~parlor:*", "resetchannels", "+@all"]
+    with redis_user_stack(rules, {"PARLOR_STREAM_KEEPALIVE_SECONDS": "1"}) as (stack, admin):
+        rest = stack.rest()
+        match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+        path = f"/v1/matches/{match['matchId']}"
+        live = Sse(stack.http_port, f"{path}/events")
+        assert len(live.events(4)) == 4
+        card = hand(rest, match["matchId"], tokens[0])[0]
+        acted = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
+                          token=tokens[0], headers={"Idempotency-Key": "k1"})
+        assert acted.status == 200, acted.body
+        assert live.events(1)[0]["whatTheHeck"]["bidCommitted"] == {"seat": 0}
+        again = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
+                          token=tokens[0], headers={"Idempotency-Key": "k1"})
+        assert again.body == acted.body, "the idempotency record was written"
+        assert admin.llen(f"parlor:{{{match['matchId']}}}:actions") == 1, "the action log too"
+        live.close()
+        rest.close()
+        assert stack.log("service").count("event notices lost") == 1
+        assert "Traceback" not in stack.log("service")
 
 
 def test_the_redis_user_deploy_readme_suggests_plays_and_hears_notices():
@@ -508,51 +515,36 @@ def test_the_redis_user_deploy_readme_suggests_plays_and_hears_notices():
 
     readme = (Path(__file__).resolve().parents[2] / "deploy" / "README.md").read_text()
     command = re.search(r"`(ACL SETUSER parlor [^`]+)`", readme).group(1).replace(">PASSWORD", ">secret")
-    with EmbeddedRedis() as server:
-        admin = redis.Redis.from_url(server.url)
-        admin.execute_command(*command.split())
-        stack = Stack(redis_url=f"redis://parlor:secret@127.0.0.1:{server.port}/0",
-                      env={"PARLOR_STREAM_KEEPALIVE_SECONDS": "60"}).start()
-        try:
-            rest = stack.rest()
-            match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)
-            live = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
-            assert len(live.events(5)) == 5
-            started = time.monotonic()
-            final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(1))
-            assert final["match"]["status"] == "FINISHED"
-            assert len(live.rest_of_it()) == final["events"][-1]["number"] - 5, "every event, live"
-            assert time.monotonic() - started < 30, "streams heard the commits (no 60 s keep-alive waits)"
-            live.close()
-            rest.close()
-            assert "event notices lost" not in stack.log("service")
-            assert "Traceback" not in stack.log("service")
-        finally:
-            stack.stop()
-        admin.close()
+    with redis_user_stack(command.split()[3:], {"PARLOR_STREAM_KEEPALIVE_SECONDS": "60"}) as (stack, _):
+        rest = stack.rest()
+        match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)
+        live = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
+        assert len(live.events(5)) == 5
+        started = time.monotonic()
+        final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(1))
+        assert final["match"]["status"] == "FINISHED"
+        assert len(live.rest_of_it()) == final["events"][-1]["number"] - 5, "every event, live"
+        assert time.monotonic() - started < 30, "streams heard the commits (no 60 s keep-alive waits)"
+        live.close()
+        rest.close()
+        assert "event notices lost" not in stack.log("service")
+        assert "Traceback" not in stack.log("service")
 
 
 def test_a_redis_user_that_may_not_keep_the_active_index_still_plays():
     """The active-match index (for a gauge) is written after the join or
     action it follows: its failure must not turn a change that was made into
     an error (the last join's token would be lost)."""
-    with EmbeddedRedis() as server:
-        admin = redis.Redis.from_url(server.url)
-        admin.execute_command("ACL", "SETUSER", "parlor", "on", ">secret", "~parlor:*", "resetchannels",
-                              "&parlor:event-notices", "+@all", "-zadd", "-zrem")
-        stack = Stack(redis_url=f"redis://parlor:secret@127.0.0.1:{server.port}/0").start()
-        try:
-            rest = stack.rest()
-            match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)  # asserts every join
-            final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(3))
-            assert final["match"]["status"] == "FINISHED"
-            rest.close()
-            log = stack.log("service")
-            assert log.count("active-match index not updated") == 2 and "no permissions" in log
-            assert "Traceback" not in log
-        finally:
-            stack.stop()
-        admin.close()
+    rules = ["on", ">secret", "~parlor:*", "resetchannels", "&parlor:event-notices", "+@all", "-zadd", "-zrem"]
+    with redis_user_stack(rules) as (stack, _):
+        rest = stack.rest()
+        match, tokens = new_rest_match(rest, "what_the_heck", 3, seed=None)  # asserts every join
+        final, _ = play_rest_to_end(rest, match["matchId"], tokens, random.Random(3))
+        assert final["match"]["status"] == "FINISHED"
+        rest.close()
+        log = stack.log("service")
+        assert log.count("active-match index not updated") == 2 and "no permissions" in log
+        assert "Traceback" not in log
 
 
 def test_keep_alives_go_out_while_redis_hangs():

@@ -156,11 +156,6 @@ def test_refusals_fit(checked):
         statuses.add(reply.status)
     # Bodies the request schema itself refuses still get a documented error.
     for raw in (b"{", b"[]", b'{"game": 5}', b"x" * 2_000_000):
-        reply = Rest.request(checked, "POST", "/v1/matches", raw=raw,
-                             headers={"Content-Type": "application/json"})
-        operation = checked.doc["paths"]["/v1/matches"]["post"]["responses"]
-        schema = checked._resolve(operation.get(str(reply.status)) or operation["default"])
-        checked._validate(reply.body, schema["content"]["application/json"]["schema"],
-                          f"POST /v1/matches {raw[:10]!r}... {reply.status} reply")
+        reply = checked.request("POST", "/v1/matches", raw=raw, headers={"Content-Type": "application/json"})
         statuses.add(reply.status)
     assert {400, 401, 403, 404, 409, 413} <= statuses
