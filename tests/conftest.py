@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 import redis
 from hypothesis import settings
 
-from .support import Stack
+from .support import Stack, log_root
 
 # HYPOTHESIS_PROFILE=ci (set by .ci/run): the same examples on every run, so a
 # merge gate never fails on a case it has not seen before. Locally the default
@@ -60,3 +61,18 @@ def no_server_errors_logged(request):
         logged = stack.log(name)[size:]
         assert "Traceback" not in logged and "unhandled error" not in logged, \
             f"the {name} logged an error during this test:\n{logged[-3000:]}"
+
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Server logs are removed after a run that passed, and kept (and named at
+    the end of the report) after one that did not."""
+    root = log_root()
+    if exitstatus == 0 and root is not None:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus):
+    root = log_root()
+    if exitstatus != 0 and root is not None and root.exists():
+        terminalreporter.write_line(f"server logs of this run: {root}")

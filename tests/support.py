@@ -23,6 +23,22 @@ from service.embedded_redis import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
+_log_root: Path | None = None
+
+
+def log_root() -> Path | None:
+    """The directory holding every Stack's server logs in this process (made
+    with the first Stack): tests/conftest.py removes it after a run that passed
+    and names it after one that did not."""
+    return _log_root
+
+
+def _new_log_dir() -> Path:
+    global _log_root
+    if _log_root is None:
+        _log_root = Path(tempfile.mkdtemp(prefix="parlor-test-logs-"))
+    return Path(tempfile.mkdtemp(prefix="stack-", dir=_log_root))
+
 
 @dataclass
 class Reply:
@@ -191,7 +207,7 @@ class Stack:
     grpc_port: int = 0
     http_port: int = 0
     metrics_port: int = 0
-    log_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="parlor-logs-")))
+    log_dir: Path = field(default_factory=_new_log_dir)
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
 
     def start(self) -> "Stack":
