@@ -62,7 +62,18 @@ def create_match():
 @bp.post("/matches/<match_id>/seats")
 def join_match(match_id: str):
     req = _for_match(parse(body_object(), pb.JoinMatchRequest()), match_id)
+    _take_idempotency_key(req)
     return json_response(render(_call("JoinMatch", req)))
+
+
+def _take_idempotency_key(req) -> None:
+    """The Idempotency-Key header, if sent, into the request (the service checks it)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None:
+        if not key:
+            raise ApiError(400, "INVALID_IDEMPOTENCY_KEY",
+                           "The Idempotency-Key header is empty: send a key, or leave the header out.")
+        req.idempotency_key = key
 
 
 def _for_match(req, match_id: str):
@@ -96,12 +107,7 @@ def submit_action(match_id: str):
     if "action" not in body:
         raise ApiError(400, "INVALID_ACTION", "The body needs an `action`.")
     req = _for_match(parse(body, pb.SubmitActionRequest()), match_id)
-    key = request.headers.get("Idempotency-Key")
-    if key is not None:
-        if not key:
-            raise ApiError(400, "INVALID_IDEMPOTENCY_KEY",
-                           "An idempotency key is 1 to 128 printable ASCII characters, no spaces.")
-        req.idempotency_key = key
+    _take_idempotency_key(req)
     return json_response(render(_call("SubmitAction", req, auth)))
 
 

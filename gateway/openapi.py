@@ -147,6 +147,13 @@ def document() -> dict[str, Any]:
                            "and seat and kept as long as the match: a retry with the same key and "
                            "body returns the first response and changes nothing; the same key with "
                            "another body is 409 IDEMPOTENCY_KEY_REUSED."}
+    join_idem = {"name": "Idempotency-Key", "in": "header", "required": False,
+                 "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{16,128}$"},
+                 "description": "16 to 128 printable ASCII characters, no spaces, hard to guess (a "
+                                "random UUID, say). Scoped to the match and kept as long as it: a "
+                                "retry with the same key and body returns the first answer (the same "
+                                "seat and token) and changes nothing, even once the match is full; "
+                                "the same key with another body is 409 IDEMPOTENCY_KEY_REUSED."}
     seat_auth = [{"seatToken": []}]
     optional_auth = [{"seatToken": []}, {}]
     paths = {
@@ -167,9 +174,9 @@ def document() -> dict[str, Any]:
             "responses": {"200": _json(ref(pb.Match)), **_errors(401, 404, 503)}}},
         "/v1/matches/{matchId}/seats": {"post": {
             "summary": "Take a seat", "operationId": "joinMatch",
-            "description": "Returns the seat and its token (shown once). A taken seat or a full "
-                           "match is 409.",
-            "parameters": [match_id],
+            "description": "Returns the seat and its token (shown once; again only to a retry with "
+                           "the same Idempotency-Key). A taken seat or a full match is 409.",
+            "parameters": [match_id, join_idem],
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/JoinBody"}}}},
             "responses": {"200": _json(ref(pb.JoinMatchResponse)), **_errors(400, 404, 409, 413, 503)}}},

@@ -16,6 +16,7 @@ uniformly among the legal actions, from its own seeded generator.
 from __future__ import annotations
 
 import random
+import secrets
 import threading
 import time
 from typing import Callable, Iterator, Protocol, Sequence
@@ -75,7 +76,7 @@ def _bot_error(err: grpc.RpcError) -> BotError:
 
 def _call(method: Callable, request, metadata=(), stop: threading.Event | None = None):
     """One unary call. With `stop`, the call is one that is safe to repeat (a
-    read, or an action under an idempotency key): while the service is
+    read, or a join or an action under an idempotency key): while the service is
     unreachable (a restart, a drain) it is tried again for RETRY_SECONDS, with
     waits doubling from 0.25 s to 2 s, unless `stop` is set meanwhile."""
     give_up = time.monotonic() + RETRY_SECONDS
@@ -92,9 +93,11 @@ def _call(method: Callable, request, metadata=(), stop: threading.Event | None =
 
 
 def join(stub: parlor_pb2_grpc.ParlorStub, match_id: str, name: str) -> pb.JoinMatchResponse:
-    """Takes the lowest open seat of the match. Not repeated when the answer
-    is lost: a second join would take a second seat."""
-    return _call(stub.JoinMatch, pb.JoinMatchRequest(match_id=match_id, name=name))
+    """Takes the lowest open seat of the match, under an idempotency key of its
+    own, so that it is safe to repeat: a join whose answer was lost (a service
+    restart) is asked again and gets the same seat and token."""
+    request = pb.JoinMatchRequest(match_id=match_id, name=name, idempotency_key=secrets.token_urlsafe(24))
+    return _call(stub.JoinMatch, request, stop=threading.Event())
 
 
 def play_seat(stub: parlor_pb2_grpc.ParlorStub, match_id: str, token: str, policy: Policy,

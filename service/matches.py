@@ -48,6 +48,9 @@ _MATCH_ID = re.compile(r"[a-z2-7]{24}")
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 # An idempotency record: request fingerprint, version after, first and last event.
 _IDEM_RECORD = struct.Struct(">16sIII")
+# A join's: request fingerprint, seat, the token's 32 bytes encrypted under the key.
+_JOIN_RECORD = struct.Struct(">16sI32s")
+_JOIN_KEY = re.compile(r"[\x21-\x7e]{16,128}")
 
 
 def new_match_id() -> str:
@@ -128,12 +131,25 @@ class Matches:
         name = request.name.strip()
         if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
             raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters.")
+        asked = request.seat if request.HasField("seat") else None
+        key = request.idempotency_key
+        if key and not _JOIN_KEY.fullmatch(key):
+            raise ParlorError("INVALID_IDEMPOTENCY_KEY",
+                              "An idempotency key for a join is 16 to 128 printable ASCII characters, "
+                              "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
+                              "token again.")
+        idem_field, fingerprint = (_join_field(key), _join_fingerprint(name, asked)) if key else ("", b"")
         for _ in range(MAX_ATTEMPTS):
-            stored, record = await self._fetch(request.match_id, reuse=True)
+            stored, record = await self._fetch(request.match_id, idem_field, reuse=True)
             version = stored.version
             with self._kept_if_refused(record, stored):
-                seat = _open_seat(record, request.seat if request.HasField("seat") else None)
-            token = secrets.token_urlsafe(32)
+                if stored.idempotency is not None:
+                    reply = _join_replay(record.match_id, key, stored.idempotency, fingerprint)
+                    self._records.give_back(record, stored.record)  # answered, not changed
+                    return reply
+                seat = _open_seat(record, asked)
+            secret = secrets.token_bytes(32)
+            token = base64.urlsafe_b64encode(secret).rstrip(b"=").decode()
             record.names[seat] = name
             record.token_hashes[seat] = token_hash(token)
             events: list[Any] = [{"seat_joined": {"seat": seat, "name": name}}]
@@ -142,9 +158,14 @@ class Matches:
                 record.status = pb.ACTIVE
                 events.append({"match_started": {}})
                 events.extend(game.opening_events(record.state))
+            idem = None
+            if key:
+                sealed = bytes(a ^ b for a, b in zip(secret, _join_pad(record.match_id, key)))
+                idem = (idem_field, _JOIN_RECORD.pack(fingerprint, seat, sealed))
             try:
-                _, data = await self._commit(record, version, events)
-            except Conflict:
+                _, data = await self._commit(record, version, events, idempotency=idem)
+            except (Conflict, DuplicateKey):
+                # Another join wrote first (with this very key: the re-read replays it).
                 continue
             log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
             if record.active:
@@ -564,6 +585,34 @@ def _seat_of(record: Record, digest: str) -> int:
         if stored is not None and hmac.compare_digest(stored, digest):
             return seat
     raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
+
+
+def _join_field(key: str) -> str:
+    """A join's idempotency record's field: a hash of the key, which (with the
+    match id) decrypts the token and so is not stored. (Action records' fields
+    start with 8 hex digits, so the two never meet.)"""
+    return "join:" + hashlib.sha256(b"parlor-join-key\x00" + key.encode()).hexdigest()[:32]
+
+
+def _join_pad(match_id: str, key: str) -> bytes:
+    """The 32 bytes a join's token is encrypted with (XOR): only a caller
+    holding the key can have the token back."""
+    return hashlib.sha256(b"parlor-join-token\x00" + match_id.encode() + b"\x00" + key.encode()).digest()
+
+
+def _join_fingerprint(name: str, seat: int | None) -> bytes:
+    body = orjson.dumps([name, seat])
+    return hashlib.sha256(body).digest()[:16]
+
+
+def _join_replay(match_id: str, key: str, stored: bytes, fingerprint: bytes) -> pb.JoinMatchResponse:
+    """The first answer to a join retried with the same key."""
+    first_fingerprint, seat, sealed = _JOIN_RECORD.unpack(stored)
+    if first_fingerprint != fingerprint:
+        raise ParlorError("IDEMPOTENCY_KEY_REUSED",
+                          "This idempotency key was used for a different join of this match.")
+    secret = bytes(a ^ b for a, b in zip(sealed, _join_pad(match_id, key)))
+    return pb.JoinMatchResponse(seat=seat, token=base64.urlsafe_b64encode(secret).rstrip(b"=").decode())
 
 
 def _fingerprint(request: pb.SubmitActionRequest) -> bytes:

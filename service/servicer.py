@@ -196,6 +196,7 @@ class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
 
     @rpc
     async def JoinMatch(self, request, metadata):
+        _no_idempotency_metadata(metadata)
         return await self.matches.join(request)
 
     @rpc

@@ -137,6 +137,8 @@ def test_refusals_fit(checked):
                                  "options": {"hiddenWinnings": "yes"}}, {}),
         ("POST", f"{path}/seats", {"name": "late"}, {}),
         ("POST", f"{path}/seats", {"name": ""}, {}),
+        ("POST", f"{path}/seats", {"name": "late"}, {"headers": {"Idempotency-Key": "short"}}),
+        ("POST", f"{path}/seats", {"name": "late"}, {"headers": {"Idempotency-Key": "k" * 32}}),
         ("GET", "/v1/matches/" + "a" * 24, None, {}),
         ("GET", f"{path}/legal-actions", None, {}),
         ("GET", f"{path}/legal-actions", None, {"token": "not-a-token"}),

@@ -89,14 +89,16 @@ class CreateMatchRequest(_message.Message):
     def __init__(self, game: _Optional[str] = ..., players: _Optional[int] = ..., seed: _Optional[str] = ..., what_the_heck: _Optional[_Union[_what_the_heck_pb2.WhatTheHeckOptions, _Mapping]] = ..., hi_fu: _Optional[_Union[_hi_fu_pb2.HiFuOptions, _Mapping]] = ..., heul_doch: _Optional[_Union[_heul_doch_pb2.HeulDochOptions, _Mapping]] = ..., whatever: _Optional[_Union[_whatever_pb2.WhateverOptions, _Mapping]] = ..., heck: _Optional[_Union[_heck_pb2.HeckOptions, _Mapping]] = ...) -> None: ...
 
 class JoinMatchRequest(_message.Message):
-    __slots__ = ("match_id", "name", "seat")
+    __slots__ = ("match_id", "name", "seat", "idempotency_key")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     name: str
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    idempotency_key: str
+    def __init__(self, match_id: _Optional[str] = ..., name: _Optional[str] = ..., seat: _Optional[int] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
 
 class JoinMatchResponse(_message.Message):
     __slots__ = ("seat", "token")

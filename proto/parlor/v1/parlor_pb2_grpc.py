@@ -98,10 +98,11 @@ class ParlorServicer:
         raise NotImplementedError('Method not implemented!')
 
     def JoinMatch(self, request, context):
-        """Takes a seat and returns its token. The token is shown once, never stored in
-        clear. No token. Errors: MATCH_NOT_FOUND, INVALID_NAME, INVALID_SEAT,
-        SEAT_TAKEN and MATCH_FULL (ALREADY_EXISTS), CONFLICT (retry),
-        RULES_VERSION_UNAVAILABLE.
+        """Takes a seat and returns its token. The token is shown once (again only to
+        a retry with the same idempotency_key), never stored in clear. No token.
+        Errors: MATCH_NOT_FOUND, INVALID_NAME, INVALID_SEAT, INVALID_IDEMPOTENCY_KEY,
+        SEAT_TAKEN, MATCH_FULL and IDEMPOTENCY_KEY_REUSED (ALREADY_EXISTS), CONFLICT
+        (retry), RULES_VERSION_UNAVAILABLE.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
