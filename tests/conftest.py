@@ -9,6 +9,9 @@ from hypothesis import settings
 
 from .support import Stack, log_root
 
+# Fixtures the REST and gRPC fuzz tests share.
+pytest_plugins = ["tests.integration.fuzzing"]
+
 # HYPOTHESIS_PROFILE=ci (set by .ci/run): the same examples on every run, so a
 # merge gate never fails on a case it has not seen before. Locally the default
 # profile draws fresh examples each run and keeps exploring.

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from dataclasses import dataclass
 from urllib.parse import quote
 
 import pytest
@@ -23,13 +22,9 @@ from hypothesis import strategies as st
 
 from service.games import GAMES
 
-from ..support import new_rest_match
-from .test_bad_input import snapshot
-from .test_openapi_conformance import CheckedRest
+from .fuzzing import Table, stored, version_of
 
 pytestmark = pytest.mark.integration
-
-KNOWN_CODES = set()  # filled from the served document by the `client` fixture
 
 # Values at the edges of what the API takes come up often, beside arbitrary ones.
 edges = st.sampled_from([-1, 0, 1, 5, 15, 2**31 - 1, 2**31, -(2**31) - 1, 2**53 + 1, 1.5, -0.0, "",
@@ -44,36 +39,6 @@ json_values = st.recursive(
 query_value = st.integers(-(2**40), 2**40).map(str) | st.text(max_size=12)
 header_text = st.text(st.characters(min_codepoint=32, max_codepoint=255, exclude_characters="\x7f"),
                       max_size=40)
-
-
-@dataclass
-class Table:
-    """One game's matches: one in play (its tokens known), one waiting for players."""
-
-    game: str
-    active: str
-    tokens: list[str]
-    waiting: str
-
-
-@pytest.fixture(scope="module")
-def client(stack):
-    rest = CheckedRest(stack.http_port)
-    codes = rest.doc["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
-    KNOWN_CODES.update(codes)
-    yield rest
-    rest.close()
-
-
-@pytest.fixture(scope="module")
-def tables(client) -> dict[str, Table]:
-    found = {}
-    for game in GAMES.values():
-        match, tokens = new_rest_match(client, game.id, game.min_players, seed=f"fuzz-{game.id}")
-        waiting = client.post("/v1/matches", {"game": game.id, "players": game.min_players})
-        assert waiting.status == 200, waiting.body
-        found[game.id] = Table(game.id, match["matchId"], tokens, waiting.body["matchId"])
-    return found
 
 
 def _mutated(data, template: dict):
@@ -139,20 +104,19 @@ def _match_id(data, table: Table, route: str) -> str:
     return quote(data.draw(st.text(min_size=1, max_size=30), label="match id"), safe="")
 
 
-def _stored(db, tables: dict[str, Table]) -> dict:
-    return {(t.game, m): snapshot(db, m) for t in tables.values() for m in (t.active, t.waiting)}
-
-
 # 500 requests a run (the same ones in CI); FUZZ_EXAMPLES=20000 for a longer hunt.
-@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "500")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "500")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_any_request_gets_a_documented_answer_and_a_refusal_changes_nothing(client, tables, db, data):
-    table = tables[data.draw(st.sampled_from(sorted(tables)), label="game")]
+def test_any_request_gets_a_documented_answer_and_a_refusal_changes_nothing(
+        fuzz_client, fuzz_tables, known_codes, db, data):
+    client = fuzz_client
+    table = fuzz_tables[data.draw(st.sampled_from(sorted(fuzz_tables)), label="game")]
     route = data.draw(st.sampled_from(["create", "join", "act", "view", "legal", "events"]), label="route")
     if route == "join":  # a match with every seat open (joins that succeed fill them)
         waiting = client.post("/v1/matches", {"game": table.game, "players": GAMES[table.game].max_players})
         table = dataclasses.replace(table, waiting=waiting.body["matchId"])
-        tables = {**tables, table.game: table}
+    watched = {m for t in fuzz_tables.values() for m in (t.active, t.waiting)} | {table.waiting}
     match_id = _match_id(data, table, route)
     headers = _headers(data, table)
     body = raw = None
@@ -182,7 +146,7 @@ def test_any_request_gets_a_documented_answer_and_a_refusal_changes_nothing(clie
             path += f"?after={after}&limit={limit}"
     if raw is not None:
         headers.setdefault("Content-Type", "application/json")
-    before = _stored(db, tables)
+    before = stored(db, watched)
 
     # CheckedRest: the status must be documented for the route, and a JSON
     # reply must fit the document's schema for it.
@@ -190,18 +154,18 @@ def test_any_request_gets_a_documented_answer_and_a_refusal_changes_nothing(clie
 
     seen = (method, path, headers, body if raw is None else raw, reply.status, reply.body)
     assert reply.status < 500, seen
-    after = _stored(db, tables)
+    after = stored(db, watched)
     changed = [match for match in before if after[match] != before[match]]
     if reply.status != 200:
         error = reply.body["error"]
-        assert error["code"] in KNOWN_CODES, seen
+        assert error["code"] in known_codes, seen
         assert isinstance(error["message"], str) and error["message"], seen
         assert all(isinstance(v, str) for v in error["details"].values()), seen
         assert not changed, seen
     elif route in ("act", "join"):
         # One match changed: the one in the path, by one version.
-        assert [m for _, m in changed] == [match_id], (changed, seen)
-        assert _version(after[changed[0]]) == _version(before[changed[0]]) + 1, seen
+        assert changed == [match_id], (changed, seen)
+        assert version_of(after[match_id]) == version_of(before[match_id]) + 1, seen
         if route == "join":  # the seat asked for (or an open one), now the caller's
             asked = body.get("seat") if isinstance(body, dict) else None
             seat = reply.body["seat"]
@@ -210,10 +174,6 @@ def test_any_request_gets_a_documented_answer_and_a_refusal_changes_nothing(clie
             assert 0 <= seat < len(view["seats"]) and (asked is None or float(asked) == seat), seen
             assert view["viewerSeat"] == seat and view["seats"][seat]["joined"], (view, seen)
         else:
-            assert reply.body["match"]["version"] == _version(after[changed[0]]), seen
+            assert reply.body["match"]["version"] == version_of(after[match_id]), seen
     else:
         assert not changed, seen
-
-
-def _version(stored) -> int:
-    return int(stored[0].partition(b"|")[0])
