@@ -1,0 +1,72 @@
+"""Who gets which form of an event, end to end, every game. An event's stream
+entry holds its public form (`p`) and, for the seats that may see more, a
+fuller one (`s<seat>`). Over REST and gRPC, listed and in each action's
+reply, a seat must get its own form where it has one and the public form
+otherwise, a spectator always the public form: never another seat's.
+
+The engines' secrecy is tested counterfactually in tests/games/; this tests
+the wiring after them (the commit, the store's read, the gateway)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gateway.jsonpb import render
+from parlor.v1 import parlor_pb2 as pb
+from service.games import GAMES
+from service.store import keys
+
+from ..support import auth, new_rest_match
+
+pytestmark = pytest.mark.integration
+
+
+def _play_keeping_replies(rest, match_id: str, tokens: list[str], chooser) -> list[tuple[int, list[dict]]]:
+    """Random legal actions to the end; each action's (seat, reply events)."""
+    replies = []
+    while True:
+        moved = False
+        for seat, token in enumerate(tokens):
+            actions = rest.get(f"/v1/matches/{match_id}/legal-actions", token=token).body["actions"]
+            if not actions:
+                continue
+            reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": chooser.choice(actions)}, token=token)
+            assert reply.status == 200, reply.body
+            replies.append((seat, reply.body["events"]))
+            moved = True
+            if reply.body["match"]["status"] == "FINISHED":
+                return replies
+        assert moved, "nobody can act but the match is not over"
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_each_viewer_gets_its_own_or_the_public_form_of_every_event(rest, stub, db, game_id):
+    players = GAMES[game_id].max_players  # the most seats: the most private forms
+    match, tokens = new_rest_match(rest, game_id, players, seed=f"routing-{game_id}")
+    match_id = match["matchId"]
+    replies = _play_keeping_replies(rest, match_id, tokens, random.Random(7))
+
+    entries = {int(entry_id.split(b"-")[0]): fields for entry_id, fields in db.xrange(keys(match_id)[1])}
+    assert sorted(entries) == list(range(1, len(entries) + 1))
+    assert any(len(fields) > 1 for fields in entries.values()), f"{game_id} never showed a seat more"
+    for fields in entries.values():
+        assert set(fields) <= {b"p"} | {b"s%d" % seat for seat in range(players)}
+
+    seen_by = {}
+    for viewer in [None, *range(players)]:
+        own = b"s%d" % viewer if viewer is not None else None
+        expected = [pb.Event.FromString(entries[n].get(own) or entries[n][b"p"]) for n in sorted(entries)]
+        seen_by[viewer] = expected
+        token = tokens[viewer] if viewer is not None else None
+        listed = stub.ListEvents(pb.ListEventsRequest(match_id=match_id),
+                                 metadata=auth(token) if token else ()).events
+        assert list(listed) == expected, f"gRPC, viewer {viewer}"
+        over_rest = rest.get(f"/v1/matches/{match_id}/events", token=token).body["events"]
+        assert over_rest == [render(event) for event in expected], f"REST, viewer {viewer}"
+
+    for seat, events in replies:
+        assert events, "every action makes at least one event"
+        for event in events:
+            assert event == render(seen_by[seat][event["number"] - 1]), (seat, event)
