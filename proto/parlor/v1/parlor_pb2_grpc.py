@@ -153,7 +153,8 @@ class ParlorServicer:
     def WatchEvents(self, request, context):
         """Live play: the caller's view of the events numbered after `after`, then of
         each new event as it happens (a token as for GetMatch). The first message
-        comes at once, with the events already there (possibly none). Later ones
+        comes at once (within a second, while the service subscribes to news of the
+        match), with the events already there (possibly none). Later ones
         come as events are written; one without events is a keep-alive, sent when
         nothing happened for PARLOR_STREAM_KEEPALIVE_SECONDS. The stream ends
         (status OK) after the message with `end` set, once the match is over and
