@@ -176,7 +176,9 @@ def _client(kind: str, address, start: float, seconds: float, seed: int, out: mp
     fn = LOADS[kind]
     while time.time() < start:
         time.sleep(0.005)
-    out.put(fn(address, start + seconds, seed))
+    used = time.process_time()
+    latencies = fn(address, start + seconds, seed)
+    out.put((latencies, time.process_time() - used))  # CPU of the timed part only
 
 
 def _median(results: list[dict]) -> dict:
@@ -199,9 +201,11 @@ def _cpu_seconds(pids: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def load(kind: str, address, clients: int, seconds: float, servers: list[int] = ()) -> dict:
+def load(kind: str, address, clients: int, seconds: float, servers: list[int] = (),
+         redis_pid: int | None = None) -> dict:
     """Runs `clients` client processes for `seconds`; with `servers` (pids),
-    also the CPU time those servers spent per action."""
+    also the CPU time those servers spent per action, and with `redis_pid`
+    Redis's. The clients' own CPU time per action is always measured."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     start = time.time() + 3.0  # every client imported and connected before the clock starts
@@ -210,12 +214,16 @@ def load(kind: str, address, clients: int, seconds: float, servers: list[int] = 
     for p in procs:
         p.start()
     cpu_before = _cpu_seconds(servers)
-    latencies = sum((out.get() for _ in procs), [])
+    redis_before = _cpu_seconds([redis_pid]) if redis_pid else 0.0
+    results = [out.get() for _ in procs]
     cpu = _cpu_seconds(servers) - cpu_before
+    redis_cpu = _cpu_seconds([redis_pid]) - redis_before if redis_pid else 0.0
     for p in procs:
         p.join()
-    latencies.sort()
-    return {"rate": len(latencies) / seconds, "cpu_us": cpu / len(latencies) * 1e6,
+    latencies = sorted(sum((lat for lat, _ in results), []))
+    per_action = 1e6 / len(latencies)
+    return {"rate": len(latencies) / seconds, "cpu_us": cpu * per_action,
+            "redis_us": redis_cpu * per_action, "client_us": sum(c for _, c in results) * per_action,
             "p50": latencies[len(latencies) // 2] * 1000,
             "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000}
 
@@ -315,6 +323,8 @@ def main() -> None:
         floor_rest.close()
 
         floor_name = "floor+setup" if args.setup_in_floor else "floor"
+        import redis
+        redis_pid = redis.Redis.from_url(stack.redis_url).info("server")["process_id"]
         for clients in client_counts:
             for transport, ours_addr, floor_addr in (
                     ("gRPC", f"127.0.0.1:{stack.grpc_port}", f"127.0.0.1:{floor.grpc_port}"),
@@ -324,10 +334,10 @@ def main() -> None:
                 # (other tenants, CPU steal) then falls on both alike.
                 servers = ["service"] + (["gateway"] if kind == "rest" else [])
                 runs = [(load(kind, ours_addr, clients, args.seconds,
-                              [stack.procs[name].pid for name in servers]),
+                              [stack.procs[name].pid for name in servers], redis_pid),
                          load(f"floor-{kind}" + ("-setup" if args.setup_in_floor else ""),
                               floor_addr, clients, args.seconds,
-                              [floor.procs[name].pid for name in servers]))
+                              [floor.procs[name].pid for name in servers], redis_pid))
                         for _ in range(args.repeat)]
                 # The ratio is the median of each pair's ratio (a pair ran back to back).
                 ours, base = (_median([run[i] for run in runs]) for i in (0, 1))
@@ -342,6 +352,14 @@ def main() -> None:
                 cpu = [statistics.median(run[i]["cpu_us"] for run in runs) for i in (0, 1)]
                 print(f"{'':4} server CPU per action ({' + '.join(servers)}): {cpu[0]:.0f} us, "
                       f"{floor_name} {cpu[1]:.0f} us, ratio {cpu[1] / cpu[0]:.0%}", flush=True)
+                # Clients, servers and Redis share the cores: with 8 clients the
+                # machine is busy, and every process's CPU per action counts.
+                extra = [[statistics.median(run[i][k] for run in runs) for k in ("redis_us", "client_us")]
+                         for i in (0, 1)]
+                total = [cpu[i] + sum(extra[i]) for i in (0, 1)]
+                print(f"{'':4} with Redis and the clients: ours {total[0]:.0f} us (Redis {extra[0][0]:.0f}, "
+                      f"clients {extra[0][1]:.0f}), {floor_name} {total[1]:.0f} us (Redis {extra[1][0]:.0f}, "
+                      f"clients {extra[1][1]:.0f}), ratio {total[1] / total[0]:.0%}", flush=True)
     finally:
         floor.stop()  # its Redis is the stack's: stopped with the stack
         stack.stop()
