@@ -27,7 +27,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     # would answer `//` with a 308 and an HTML page).
     app.url_map.merge_slashes = False
     app.extensions["parlor"] = ServiceClient(settings.service_target, settings.rpc_timeout,
-                                             settings.max_body_bytes, settings.stream_seconds)
+                                             settings.max_body_bytes, settings.stream_seconds,
+                                             health_checking=settings.gateway_health_checking)
     # Each open event stream holds a thread; one is always kept for other requests.
     app.extensions["parlor.streams"] = threading.BoundedSemaphore(settings.gateway_threads - 1)
     errors.init_app(app)

@@ -23,9 +23,17 @@ from parlor.v1 import parlor_pb2_grpc
 # Client-side round robin over every address the target resolves to (a headless
 # Service in Kubernetes gives one per replica). Only gRPC's transparent retries
 # apply (a call that never reached a server); an action is never re-sent blindly.
-_SERVICE_CONFIG = json.dumps({
-    "loadBalancingConfig": [{"round_robin": {}}],
-})
+# With health checking (PARLOR_GATEWAY_HEALTH_CHECKING), each connection also
+# watches the replica's `parlor.v1.Parlor` health, and calls go only to replicas
+# that report SERVING: one that cannot reach Redis, or is draining, gets none.
+HEALTH_SERVICE = "parlor.v1.Parlor"
+
+
+def service_config(health_checking: bool) -> str:
+    config: dict = {"loadBalancingConfig": [{"round_robin": {}}]}
+    if health_checking:
+        config["healthCheckConfig"] = {"serviceName": HEALTH_SERVICE}
+    return json.dumps(config)
 
 
 RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection attempts
@@ -33,8 +41,9 @@ RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection 
 
 class ServiceClient:
     def __init__(self, target: str, timeout: float, max_message_bytes: int,
-                 stream_seconds: float = 0) -> None:
+                 stream_seconds: float = 0, health_checking: bool = False) -> None:
         self.target = target
+        self._service_config = service_config(health_checking)
         self.timeout = timeout
         self.stream_seconds = stream_seconds
         self._max_message_bytes = max_message_bytes
@@ -51,7 +60,7 @@ class ServiceClient:
             if self._pid == os.getpid():
                 return
             self._channel = grpc.insecure_channel(self.target, options=[
-                ("grpc.service_config", _SERVICE_CONFIG),
+                ("grpc.service_config", self._service_config),
                 ("grpc.enable_retries", 1),
                 ("grpc.max_receive_message_length", 16 * 1024 * 1024),
                 ("grpc.max_send_message_length", self._max_message_bytes * 2),

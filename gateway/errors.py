@@ -39,6 +39,12 @@ _TRANSPORT = {
                   "try again."),
 }
 
+# What gRPC says when its health checking (PARLOR_GATEWAY_HEALTH_CHECKING) found
+# no replica SERVING ("connections to all backends failing; last error: ...:
+# backend unhealthy"). Should the wording change, such calls are simply 503
+# SERVICE_UNAVAILABLE.
+_UNHEALTHY = "backend unhealthy"
+
 # Werkzeug's own errors (routing, body size) with our codes.
 _HTTP_CODES = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
                413: "BODY_TOO_LARGE"}
@@ -89,6 +95,11 @@ def from_rpc_error(err: grpc.RpcError):
     if info is not None:
         return error_response(HTTP_STATUS.get(code, 500), info.reason, err.details(), dict(info.metadata))
     name, message = _TRANSPORT.get(code, ("INTERNAL", "Something went wrong on our side."))
+    if code == C.UNAVAILABLE and _UNHEALTHY in (err.details() or ""):
+        # Health checking on, and every replica reports NOT_SERVING: nearly
+        # always because none reaches Redis (else they are all draining).
+        name, message = "STORE_UNAVAILABLE", ("No game service replica can reach the match store right "
+                                              "now; try again shortly.")
     if code not in _TRANSPORT:
         log.error("grpc error without details",
                   extra={"grpc_code": code.name, "grpc_details": err.details()})

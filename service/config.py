@@ -114,6 +114,7 @@ class Settings:
     gateway_threads: int = 4
     client_timeout: int = 10
     gateway_keepalive: int = 5
+    gateway_health_checking: bool = False
     drain_seconds: int = 20
     max_connection_age: int = 300
     stream_seconds: int = 120
@@ -143,6 +144,7 @@ class Settings:
             gateway_threads=_int("PARLOR_GATEWAY_THREADS", 4, minimum=1, maximum=1024),
             client_timeout=_int("PARLOR_CLIENT_TIMEOUT_SECONDS", 10, minimum=1, maximum=HOUR),
             gateway_keepalive=_int("PARLOR_GATEWAY_KEEPALIVE_SECONDS", 5, minimum=1, maximum=HOUR),
+            gateway_health_checking=_bool("PARLOR_GATEWAY_HEALTH_CHECKING", False),
             drain_seconds=_int("PARLOR_DRAIN_SECONDS", 20, maximum=HOUR),
             max_connection_age=_int("PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS", 300, minimum=1,
                                     maximum=24 * DAY),

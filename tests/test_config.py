@@ -115,7 +115,14 @@ def test_switches(monkeypatch, raw, value):
     assert Settings.from_env().allow_fixed_seed is value
 
 
-def test_a_switch_that_is_neither_stops(monkeypatch):
-    monkeypatch.setenv("PARLOR_ALLOW_FIXED_SEED", "maybe")
-    with pytest.raises(SystemExit, match="PARLOR_ALLOW_FIXED_SEED must be 1 or 0"):
+@pytest.mark.parametrize("name", ["PARLOR_ALLOW_FIXED_SEED", "PARLOR_GATEWAY_HEALTH_CHECKING"])
+def test_a_switch_that_is_neither_stops(monkeypatch, name):
+    monkeypatch.setenv(name, "maybe")
+    with pytest.raises(SystemExit, match=f"{name} must be 1 or 0"):
         Settings.from_env()
+
+
+def test_gateway_health_checking_is_off_unless_asked(monkeypatch):
+    assert Settings.from_env().gateway_health_checking is False
+    monkeypatch.setenv("PARLOR_GATEWAY_HEALTH_CHECKING", "1")
+    assert Settings.from_env().gateway_health_checking is True
