@@ -140,7 +140,7 @@ class Matches:
                               "token again.")
         idem_field, fingerprint = (_join_field(key), _join_fingerprint(name, asked)) if key else ("", b"")
         for _ in range(MAX_ATTEMPTS):
-            stored, record = await self._fetch(request.match_id, idem_field, reuse=True)
+            stored, record = await self._fetch(request.match_id, (idem_field,) if key else (), reuse=True)
             version = stored.version
             with self._kept_if_refused(record, stored):
                 if stored.idempotency is not None:
@@ -320,11 +320,16 @@ class Matches:
         if which is None:
             raise ParlorError("INVALID_ACTION", "The request names no action.")
         digest = token_hash(token)
-        idem_field = f"{digest[:8]}:{key}" if key else ""
+        # The record's field: 16 hex digits of the token's hash (two seats of a
+        # match sharing them, and a key, is a 1 in 10^18 chance), then the key.
+        # Records written before 2026-12-01 used 8 digits (1 in 10^9): they are
+        # still read, until such matches have expired (PARLOR_ABANDONED_TTL_SECONDS).
+        idem_fields = (f"{digest[:16]}:{key}", f"{digest[:8]}:{key}") if key else ()
+        idem_field = idem_fields[0] if key else ""
         fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
-            stored, record = await self._fetch(request.match_id, idem_field, reuse=True)
+            stored, record = await self._fetch(request.match_id, idem_fields, reuse=True)
             with self._kept_if_refused(record, stored):
                 seat = _seat_of(record, digest)
                 if request.HasField("seat") and request.seat != seat:
@@ -457,13 +462,13 @@ class Matches:
         stored, record = await self._fetch(match_id)
         return stored.version, record
 
-    async def _fetch(self, match_id: str, idempotency_field: str = "",
+    async def _fetch(self, match_id: str, idempotency_fields: tuple[str, ...] = (),
                      reuse: bool = False) -> tuple[Stored, Record]:
         """The stored match (and an idempotency record) with its decoded record,
         which may be the one this process wrote last (RecordCache). `reuse`: the
         caller changes the record, so it gets one of its own; otherwise it may
         share the kept one, and reads it only until its next await."""
-        stored = await self.store.load(_checked_id(match_id), idempotency_field)
+        stored = await self.store.load(_checked_id(match_id), idempotency_fields)
         if stored is None:
             raise _not_found(match_id)
         kept = (self._records.take if reuse else self._records.peek)(match_id, stored.record)
@@ -590,7 +595,7 @@ def _seat_of(record: Record, digest: str) -> int:
 def _join_field(key: str) -> str:
     """A join's idempotency record's field: a hash of the key, which (with the
     match id) decrypts the token and so is not stored. (Action records' fields
-    start with 8 hex digits, so the two never meet.)"""
+    start with hex digits, so the two never meet.)"""
     return "join:" + hashlib.sha256(b"parlor-join-key\x00" + key.encode()).hexdigest()[:32]
 
 

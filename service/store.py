@@ -357,17 +357,20 @@ class MatchStore:
     @_store_errors
     @_one_of_many
     @_retry_read
-    async def load(self, match_id: str, idempotency_field: str = "") -> Stored | None:
-        """The match's version and record (and an idempotency record) in one
-        round trip; None if there is no such match."""
+    async def load(self, match_id: str, idempotency_fields: Sequence[str] = ()) -> Stored | None:
+        """The match's version and record (and the idempotency record under
+        the first of `idempotency_fields` that holds one) in one round trip;
+        None if there is no such match."""
         state, _, _, idem = keys(match_id)
-        if not idempotency_field:
+        if not idempotency_fields:
             value, found = await self.redis.get(state), None
         else:
             pipe = self.redis.pipeline(transaction=False)
             pipe.get(state)
-            pipe.hget(idem, idempotency_field)
-            value, found = await pipe.execute()
+            for field in idempotency_fields:  # HGETs, not one HMGET: the documented ACL has HGET
+                pipe.hget(idem, field)
+            value, *records = await pipe.execute()
+            found = next((record for record in records if record is not None), None)
         if value is None:
             return None
         version, _, record = value.partition(b"|")

@@ -183,16 +183,17 @@ def test_an_uncontended_action_costs_two_round_trips(stack, stub):
     background = {"PING", "TIME", "ZREMRANGEBYSCORE", "ZCARD", "ECHO"}  # health, gauge, Monitor's marker
     from_service = [cmd for client, cmd in mon.commands if client != "lua" and cmd not in background]
     assert from_service == ["GET", "EVALSHA"], mon.lines
-    # With an idempotency key the read also asks for the key's record, in the
-    # same round trip (one pipeline): still read, then the script.
+    # With an idempotency key the read also asks for the key's record (under
+    # its field, and the field records had before 2026-12-01), in the same
+    # round trip (one pipeline): still read, then the script.
     card = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
                                  metadata=auth(tokens[1])).actions[0]
     with Monitor(stack.redis.port) as mon:
         stub.SubmitAction(pb.SubmitActionRequest(match_id=match.match_id, action=card, idempotency_key="k"),
                           metadata=auth(tokens[1]))
     seen = [(client, cmd) for client, cmd in mon.commands if client != "lua" and cmd not in background]
-    assert [cmd for _, cmd in seen] == ["GET", "HGET", "EVALSHA"], mon.lines
-    assert seen[0][0] == seen[1][0], "the read's two commands go out together, on one connection"
+    assert [cmd for _, cmd in seen] == ["GET", "HGET", "HGET", "EVALSHA"], mon.lines
+    assert seen[0][0] == seen[1][0] == seen[2][0], "the read's commands go out together, on one connection"
 
 
 def test_finished_match_memory_is_small(rest, db):
