@@ -50,6 +50,8 @@ class RedisHealth:
         self.abandoned_ttl = abandoned_ttl
         self._task: asyncio.Task | None = None
         self._silent = 0  # checks in a row that got no answer
+        self._failed = 0  # checks in a row that failed, in any way
+        self._served = False  # health has been SERVING since the start
         self.failing = False  # the last check failed (the next comes sooner)
         self.not_permitted: str | None = None  # why the Redis user may not run the check
         self._error: str | None = None  # the last check's unexpected failure, if it had one
@@ -78,11 +80,18 @@ class RedisHealth:
         # calls fail at once until the next check, with room to spare. A Redis
         # that answers with errors is left to answer the calls too.
         self.store.refuse_for(REFUSE_SECONDS if self._silent >= 2 else 0)
-        status = health_pb2.HealthCheckResponse.SERVING if healthy \
+        # Health, likewise, turns NOT_SERVING at the second failed check in a
+        # row (it follows within RECOVERY_INTERVAL), or at once before Redis
+        # ever answered: one slow answer must not turn away every call of
+        # gateways that watch it (PARLOR_GATEWAY_HEALTH_CHECKING).
+        self._failed = 0 if healthy else self._failed + 1
+        serving = healthy or (self._served and self._failed < 2)
+        self._served = self._served or healthy
+        status = health_pb2.HealthCheckResponse.SERVING if serving \
             else health_pb2.HealthCheckResponse.NOT_SERVING
         for name in ("", SERVICE_NAME):
             await self.servicer.set(name, status)
-        return healthy
+        return serving
 
     async def start(self) -> None:
         """The first check (Redis not up yet: the service starts NOT_SERVING and
