@@ -138,7 +138,8 @@ class Matches:
                               "An idempotency key for a join is 16 to 128 printable ASCII characters, "
                               "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
                               "token again.")
-        idem_field, fingerprint = (_join_field(key), _join_fingerprint(name, asked)) if key else ("", b"")
+        idem_field, fingerprint = ((_join_field(request.match_id, key), _join_fingerprint(name, asked))
+                                   if key else ("", b""))
         for _ in range(MAX_ATTEMPTS):
             stored, record = await self._fetch(request.match_id, (idem_field,) if key else (), reuse=True)
             version = stored.version
@@ -320,12 +321,15 @@ class Matches:
         if which is None:
             raise ParlorError("INVALID_ACTION", "The request names no action.")
         digest = token_hash(token)
-        # The record's field: 16 hex digits of the token's hash (two seats of a
-        # match sharing them, and a key, is a 1 in 10^18 chance), then the key.
-        # Records written before 2026-12-01 used 8 digits (1 in 10^9): they are
-        # still read, until such matches have expired (PARLOR_ABANDONED_TTL_SECONDS).
+        # The record's field: hex digits of the token's hash, then the key. It
+        # is written with 8 digits (two seats of a match sharing them, and a
+        # key, is a 1 in 10^9 chance) and read with 16, then 8: a migration in
+        # two releases, so that no retry is applied twice while replicas of two
+        # versions serve side by side (or after a rollback). The next release
+        # writes 16 (1 in 10^18); the one after stops reading 8, once matches
+        # with such records have expired (PARLOR_ABANDONED_TTL_SECONDS).
         idem_fields = (f"{digest[:16]}:{key}", f"{digest[:8]}:{key}") if key else ()
-        idem_field = idem_fields[0] if key else ""
+        idem_field = idem_fields[1] if key else ""
         fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
@@ -592,11 +596,13 @@ def _seat_of(record: Record, digest: str) -> int:
     raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
 
 
-def _join_field(key: str) -> str:
-    """A join's idempotency record's field: a hash of the key, which (with the
-    match id) decrypts the token and so is not stored. (Action records' fields
-    start with hex digits, so the two never meet.)"""
-    return "join:" + hashlib.sha256(b"parlor-join-key\x00" + key.encode()).hexdigest()[:32]
+def _join_field(match_id: str, key: str) -> str:
+    """A join's idempotency record's field: a hash of the match id and key
+    (the key, with the match id, decrypts the token, so it is not stored; and
+    a key used in two matches is not seen to be the same). Action records'
+    fields start with hex digits, so the two never meet."""
+    digest = hashlib.sha256(b"parlor-join-key\x00" + match_id.encode() + b"\x00" + key.encode())
+    return "join:" + digest.hexdigest()[:32]
 
 
 def _join_pad(match_id: str, key: str) -> bytes:

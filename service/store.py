@@ -7,7 +7,8 @@ them atomically and the same code runs on Redis Cluster. Only Redis 6.2 commands
     parlor:{id}:events   stream entry n-0 is event n: field p = what everybody
                                 sees, s<seat> = that seat's fuller version
     parlor:{id}:actions  list   [seat, action] per accepted action (for replays)
-    parlor:{id}:idem     hash   "<credential>:<key>" -> idempotency record
+    parlor:{id}:idem     hash   "<credential>:<key>" -> an action's idempotency
+                                record; "join:<hash of key>" -> a join's
     parlor:active        zset   started, unfinished match ids by start time (for
                                 the active-matches gauge; not used to serve play)
 
@@ -122,8 +123,8 @@ class Unconfirmed(WriteFailed):
 
     warning = "redis unavailable"
     message = ("The match store did not confirm this change, so it may or may not have been made: "
-               "re-read the match in a few seconds before trying again (for an action, a retry "
-               "with the same Idempotency-Key is always safe).")
+               "re-read the match in a few seconds before trying again (a retry with the same "
+               "Idempotency-Key is always safe).")
 
     def __init__(self, error: str) -> None:
         super().__init__(error)

@@ -202,13 +202,13 @@ def test_a_burst_of_calls_opens_no_more_redis_connections_than_allowed():
         stack.stop()
 
 
-def test_idempotency_records_are_keyed_by_16_hex_digits_and_old_ones_still_replay(rest, db):
-    """An action's record sits under 16 hex digits of the token's hash and the
-    key (two seats of a match sharing 8 digits, as records had before
-    2026-12-01, was a one in 10^9 chance, and one seat would have been
-    answered with the other's first response). A record written under the old
-    field is still found and replayed, so a retry spanning the upgrade is
-    not applied twice."""
+def test_idempotency_records_written_with_16_hex_digits_are_replayed_too(rest, db):
+    """An action's record is filed under 8 hex digits of the token's hash and
+    the key, and read under 16 digits first: the first step of moving to 16
+    (two seats of a match sharing 8 digits is a one in 10^9 chance, and one
+    seat would be answered with the other's first response). A record as the
+    next release will write it is found and replayed, so a retry landing on
+    this release is not applied twice."""
     match, tokens = new_rest_match(rest, "what_the_heck", 3)
     path = f"/v1/matches/{match['matchId']}/actions"
     idem = f"parlor:{{{match['matchId']}}}:idem"
@@ -216,12 +216,12 @@ def test_idempotency_records_are_keyed_by_16_hex_digits_and_old_ones_still_repla
                       headers={"Idempotency-Key": "upgrade"})
     assert first.status == 200, first.body
     digest = hashlib.sha256(tokens[0].encode()).hexdigest()
-    assert db.hkeys(idem) == [f"{digest[:16]}:upgrade".encode()]
+    assert db.hkeys(idem) == [f"{digest[:8]}:upgrade".encode()]
 
-    # As if written before the upgrade: the same record under the old field.
-    record = db.hget(idem, f"{digest[:16]}:upgrade")
-    db.hdel(idem, f"{digest[:16]}:upgrade")
-    db.hset(idem, f"{digest[:8]}:upgrade", record)
+    # As the next release writes it: the same record under 16 digits.
+    record = db.hget(idem, f"{digest[:8]}:upgrade")
+    db.hdel(idem, f"{digest[:8]}:upgrade")
+    db.hset(idem, f"{digest[:16]}:upgrade", record)
     again = rest.post(path, {"action": {"whatTheHeck": {"bid": 7}}}, token=tokens[0],
                       headers={"Idempotency-Key": "upgrade"})
     assert (again.status, again.body) == (200, first.body)

@@ -184,8 +184,8 @@ def test_an_uncontended_action_costs_two_round_trips(stack, stub):
     from_service = [cmd for client, cmd in mon.commands if client != "lua" and cmd not in background]
     assert from_service == ["GET", "EVALSHA"], mon.lines
     # With an idempotency key the read also asks for the key's record (under
-    # its field, and the field records had before 2026-12-01), in the same
-    # round trip (one pipeline): still read, then the script.
+    # the two fields a record may have while they migrate), in the same round
+    # trip (one pipeline): still read, then the script.
     card = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
                                  metadata=auth(tokens[1])).actions[0]
     with Monitor(stack.redis.port) as mon:
