@@ -138,10 +138,10 @@ class Matches:
                               "An idempotency key for a join is 16 to 128 printable ASCII characters, "
                               "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
                               "token again.")
-        idem_field, fingerprint = ((_join_field(request.match_id, key), _join_fingerprint(name, asked))
-                                   if key else ("", b""))
+        idem_fields = (_join_field(request.match_id, key),) if key else ()
+        fingerprint = _join_fingerprint(name, asked) if key else b""
         for _ in range(MAX_ATTEMPTS):
-            stored, record = await self._fetch(request.match_id, (idem_field,) if key else (), reuse=True)
+            stored, record = await self._fetch(request.match_id, idem_fields, reuse=True)
             version = stored.version
             with self._kept_if_refused(record, stored):
                 if stored.idempotency is not None:
@@ -150,7 +150,7 @@ class Matches:
                     return reply
                 seat = _open_seat(record, asked)
             secret = secrets.token_bytes(32)
-            token = base64.urlsafe_b64encode(secret).rstrip(b"=").decode()
+            token = _token_text(secret)
             record.names[seat] = name
             record.token_hashes[seat] = token_hash(token)
             events: list[Any] = [{"seat_joined": {"seat": seat, "name": name}}]
@@ -161,8 +161,8 @@ class Matches:
                 events.extend(game.opening_events(record.state))
             idem = None
             if key:
-                sealed = bytes(a ^ b for a, b in zip(secret, _join_pad(record.match_id, key)))
-                idem = (idem_field, _JOIN_RECORD.pack(fingerprint, seat, sealed))
+                sealed = _seal(secret, record.match_id, key)
+                idem = (idem_fields[0], _JOIN_RECORD.pack(fingerprint, seat, sealed))
             try:
                 _, data = await self._commit(record, version, events, idempotency=idem)
             except (Conflict, DuplicateKey):
@@ -329,7 +329,6 @@ class Matches:
         # writes 16 (1 in 10^18); the one after stops reading 8, once matches
         # with such records have expired (PARLOR_ABANDONED_TTL_SECONDS).
         idem_fields = (f"{digest[:16]}:{key}", f"{digest[:8]}:{key}") if key else ()
-        idem_field = idem_fields[1] if key else ""
         fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
         for _ in range(MAX_ATTEMPTS):
@@ -356,8 +355,8 @@ class Matches:
             first = record.last_event + 1
             idem = None
             if key:
-                idem = (idem_field, _IDEM_RECORD.pack(fingerprint, stored.version + 1, first,
-                                                      first + len(events) - 1))
+                idem = (idem_fields[1], _IDEM_RECORD.pack(fingerprint, stored.version + 1, first,
+                                                          first + len(events) - 1))
             try:
                 built, data = await self._commit(record, stored.version, events,
                                                  action=orjson.dumps([seat, action]),
@@ -596,19 +595,29 @@ def _seat_of(record: Record, digest: str) -> int:
     raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
 
 
+def _join_digest(purpose: bytes, match_id: str, key: str) -> bytes:
+    return hashlib.sha256(b"parlor-join-" + purpose + b"\x00" + match_id.encode() + b"\x00"
+                          + key.encode()).digest()
+
+
 def _join_field(match_id: str, key: str) -> str:
     """A join's idempotency record's field: a hash of the match id and key
     (the key, with the match id, decrypts the token, so it is not stored; and
     a key used in two matches is not seen to be the same). Action records'
     fields start with hex digits, so the two never meet."""
-    digest = hashlib.sha256(b"parlor-join-key\x00" + match_id.encode() + b"\x00" + key.encode())
-    return "join:" + digest.hexdigest()[:32]
+    return "join:" + _join_digest(b"key", match_id, key).hex()[:32]
 
 
-def _join_pad(match_id: str, key: str) -> bytes:
-    """The 32 bytes a join's token is encrypted with (XOR): only a caller
-    holding the key can have the token back."""
-    return hashlib.sha256(b"parlor-join-token\x00" + match_id.encode() + b"\x00" + key.encode()).digest()
+def _seal(secret: bytes, match_id: str, key: str) -> bytes:
+    """A token's 32 bytes encrypted (XOR) with a pad from the match id and key,
+    or, given the encrypted ones, the token's: only a caller holding the key
+    can have the token back."""
+    return bytes(a ^ b for a, b in zip(secret, _join_digest(b"token", match_id, key)))
+
+
+def _token_text(secret: bytes) -> str:
+    """A seat token as handed out: its 32 bytes in URL-safe base64, unpadded."""
+    return base64.urlsafe_b64encode(secret).rstrip(b"=").decode()
 
 
 def _join_fingerprint(name: str, seat: int | None) -> bytes:
@@ -622,8 +631,7 @@ def _join_replay(match_id: str, key: str, stored: bytes, fingerprint: bytes) -> 
     if first_fingerprint != fingerprint:
         raise ParlorError("IDEMPOTENCY_KEY_REUSED",
                           "This idempotency key was used for a different join of this match.")
-    secret = bytes(a ^ b for a, b in zip(sealed, _join_pad(match_id, key)))
-    return pb.JoinMatchResponse(seat=seat, token=base64.urlsafe_b64encode(secret).rstrip(b"=").decode())
+    return pb.JoinMatchResponse(seat=seat, token=_token_text(_seal(sealed, match_id, key)))
 
 
 def _fingerprint(request: pb.SubmitActionRequest) -> bytes:

@@ -341,13 +341,20 @@ def new_rest_match(rest: Rest, game: str, players: int, options: dict | None = N
     return created.body, tokens
 
 
-def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_actions: int = 20_000):
+def game_field(game_id: str) -> str:
+    """The JSON name of a game's field in views, actions and events (`whatTheHeck`)."""
+    return pb.Match.DESCRIPTOR.fields_by_name[game_id].json_name
+
+
+def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_actions: int = 20_000,
+                     replies: list | None = None):
     """Plays random legal actions, as the seats' clients would, until the match
-    is finished; returns the last action reply's body and the number of actions."""
+    is finished; returns the last action reply's body and the number of actions.
+    `replies`, if given, gets each action's (seat, reply body)."""
     count = 0
     while count < max_actions:
         moved = False
-        for token in tokens:
+        for seat, token in enumerate(tokens):
             listed = rest.get(f"/v1/matches/{match_id}/legal-actions", token=token)
             assert listed.status == 200, listed.body
             if not listed.body["actions"]:
@@ -355,6 +362,8 @@ def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_
             action = chooser.choice(listed.body["actions"])
             reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": action}, token=token)
             assert reply.status == 200, (action, reply.body)
+            if replies is not None:
+                replies.append((seat, reply.body))
             count += 1
             moved = True
             if reply.body["match"]["status"] == "FINISHED":

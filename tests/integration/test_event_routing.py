@@ -20,27 +20,9 @@ from parlor.v1 import parlor_pb2 as pb
 from service.games import GAMES
 from service.store import keys
 
-from ..support import auth, new_rest_match
+from ..support import auth, new_rest_match, play_rest_to_end
 
 pytestmark = pytest.mark.integration
-
-
-def _play_keeping_replies(rest, match_id: str, tokens: list[str], chooser) -> list[tuple[int, list[dict]]]:
-    """Random legal actions to the end; each action's (seat, reply events)."""
-    replies = []
-    while True:
-        moved = False
-        for seat, token in enumerate(tokens):
-            actions = rest.get(f"/v1/matches/{match_id}/legal-actions", token=token).body["actions"]
-            if not actions:
-                continue
-            reply = rest.post(f"/v1/matches/{match_id}/actions", {"action": chooser.choice(actions)}, token=token)
-            assert reply.status == 200, reply.body
-            replies.append((seat, reply.body["events"]))
-            moved = True
-            if reply.body["match"]["status"] == "FINISHED":
-                return replies
-        assert moved, "nobody can act but the match is not over"
 
 
 def _follow(stub, match_id: str, token: str | None) -> list[pb.Event]:
@@ -65,7 +47,8 @@ def test_each_viewer_gets_its_own_or_the_public_form_of_every_event(rest, stub, 
     with ThreadPoolExecutor(players + 1) as pool:
         followed = {viewer: pool.submit(_follow, stub, match_id, tokens[viewer] if viewer is not None else None)
                     for viewer in [None, *range(players)]}
-        replies = _play_keeping_replies(rest, match_id, tokens, random.Random(7))
+        replies = []
+        play_rest_to_end(rest, match_id, tokens, random.Random(7), replies=replies)
         live = {viewer: future.result(timeout=60) for viewer, future in followed.items()}
 
     entries = {int(entry_id.split(b"-")[0]): fields for entry_id, fields in db.xrange(keys(match_id)[1])}
@@ -87,7 +70,7 @@ def test_each_viewer_gets_its_own_or_the_public_form_of_every_event(rest, stub, 
         assert over_rest == [render(event) for event in expected], f"REST, viewer {viewer}"
         assert live[viewer] == expected, f"live, viewer {viewer}"
 
-    for seat, events in replies:
-        assert events, "every action makes at least one event"
-        for event in events:
+    for seat, reply in replies:
+        assert reply["events"], "every action makes at least one event"
+        for event in reply["events"]:
             assert event == render(seen_by[seat][event["number"] - 1]), (seat, event)

@@ -11,7 +11,7 @@ import pytest
 
 from service.games import GAMES
 
-from ..support import new_rest_match, open_when_free, play_rest_to_end
+from ..support import game_field, new_rest_match, open_when_free, play_rest_to_end
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +21,7 @@ CASES = [(game_id, players) for game_id, game in GAMES.items()
 
 @pytest.mark.parametrize("game_id,players", CASES, ids=[f"{g}-{p}" for g, p in CASES])
 def test_play_to_the_end_over_rest(stack, rest, game_id, players):
-    field = "".join(w.capitalize() if i else w for i, w in enumerate(game_id.split("_")))
+    field = game_field(game_id)
     match, tokens = new_rest_match(rest, game_id, players, seed=f"e2e-{game_id}-{players}")
     match_id = match["matchId"]
     assert field in match, "the game's view sits in a field named after the game"
@@ -56,7 +56,7 @@ def test_play_to_the_end_over_rest(stack, rest, game_id, players):
 def test_a_waiting_match_shows_only_its_options(rest, game_id):
     """Nothing of the table shows before the last seat is taken; then the
     views and the opening events show it together."""
-    field = "".join(w.capitalize() if i else w for i, w in enumerate(game_id.split("_")))
+    field = game_field(game_id)
     players = GAMES[game_id].min_players
     match = rest.post("/v1/matches", {"game": game_id, "players": players, "seed": "waiting"}).body
     path = f"/v1/matches/{match['matchId']}"

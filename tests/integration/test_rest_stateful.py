@@ -19,7 +19,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule, 
 
 from service.games import GAMES
 
-from ..support import Rest
+from ..support import Rest, game_field
 
 pytestmark = pytest.mark.integration
 
@@ -110,7 +110,7 @@ class Play(RuleBasedStateMachine):
         seat %= model.players
         token = model.tokens[seat]
         if token is not None and (model.waiting or model.finished):  # acting too early or too late
-            field = "".join(w.capitalize() if i else w for i, w in enumerate(model.game.split("_")))
+            field = game_field(model.game)
             body = model.last_action or {"action": {field: {}}}
             reply = self.rest.post(f"/v1/matches/{match_id}/actions", body, token=token)
             assert reply.error == ("MATCH_FINISHED" if model.finished else "MATCH_NOT_STARTED"), reply.body
