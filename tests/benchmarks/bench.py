@@ -1,7 +1,7 @@
 """Throughput, latency, memory and engine speed, measured against floors.
 
     .venv/bin/python -m tests.benchmarks.bench [--seconds 10] [--clients 1,8] [--repeat 3]
-                                               [--setup-in-floor]
+                                               [--setup-in-floor] [--sync-floor]
 
 Starts Redis, the service and the gateway (as in production: separate
 processes, gunicorn for REST) plus two floors with no game logic (floor.py):
@@ -20,6 +20,9 @@ Parlor's clients also create and join each match (5 calls per 60 actions,
 not counted); the floors' clients make no such calls. --setup-in-floor has
 the floors' clients make 5 uncounted calls per 60 actions too, for a
 like-for-like comparison (the targets are stated against the bare floors).
+--sync-floor also runs the textbook floor (grpc's thread-pool server and
+blocking redis-py, the same round trips) in every round, for comparison with
+the reference figures of the Foundation issue; the targets use the main floor.
 """
 
 from __future__ import annotations
@@ -292,6 +295,10 @@ def main() -> None:
                         help="the floors' clients also make the 5 uncounted setup calls per match "
                              "that Parlor's make (create, 4 joins), for a like-for-like comparison; "
                              "the targets are stated against the bare floors")
+    parser.add_argument("--sync-floor", action="store_true",
+                        help="also measure the textbook floor (floor.py service-sync: grpc's thread-pool "
+                             "server, blocking redis-py), the kind the Foundation issue's reference "
+                             "figures describe; printed for comparison, the targets use the main floor")
     args = parser.parse_args()
     client_counts = [int(c) for c in args.clients.split(",")]
 
@@ -304,44 +311,33 @@ def main() -> None:
 
     env = {"PARLOR_LOG_LEVEL": "WARNING"}
     stack = Stack(env=dict(env)).start()
-    floor = Stack(env=dict(env), gateway=False)
+    floors = []
     try:
         mem, record = memory_per_match(stack)
         print(f"redis: {mem / 1024:.1f} KB per finished 4-player match (state, events, action log, "
               f"idempotency records; record {record} bytes)", flush=True)
-        # The floors: same Redis, same worker settings, no game logic.
-        floor.redis_url = stack.redis_url  # the same Redis
-        floor.grpc_port, floor.http_port, floor.metrics_port = free_port(), free_port(), free_port()
-        floor.env["FLOOR_BLOB_BYTES"] = str(record)
-        proc = floor._spawn("service", ["-m", "tests.benchmarks.floor", "service"])
-        from tests.support import Rest, _wait
-        _wait(floor._grpc_up, "floor service", proc=proc)
-        proc = floor._spawn("gateway", ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
-                                        "tests.benchmarks.floor:create_app()"])
-        floor_rest = Rest(floor.http_port)
-        _wait(lambda: _answers(floor_rest), "floor gateway", proc=proc)
-        floor_rest.close()
+        floors.append(_start_floor(stack, record, "service"))
+        if args.sync_floor:
+            floors.append(_start_floor(stack, record, "service-sync"))
 
         floor_name = "floor+setup" if args.setup_in_floor else "floor"
         import redis
         redis_pid = redis.Redis.from_url(stack.redis_url).info("server")["process_id"]
+        floor_kind = "-setup" if args.setup_in_floor else ""
         for clients in client_counts:
-            for transport, ours_addr, floor_addr in (
-                    ("gRPC", f"127.0.0.1:{stack.grpc_port}", f"127.0.0.1:{floor.grpc_port}"),
-                    ("REST", stack.http_port, floor.http_port)):
+            for transport in ("gRPC", "REST"):
                 kind = transport.lower()
-                # Alternate the arms and take medians: a shared machine's noise
-                # (other tenants, CPU steal) then falls on both alike.
                 servers = ["service"] + (["gateway"] if kind == "rest" else [])
-                runs = [(load(kind, ours_addr, clients, args.seconds,
-                              [stack.procs[name].pid for name in servers], redis_pid),
-                         load(f"floor-{kind}" + ("-setup" if args.setup_in_floor else ""),
-                              floor_addr, clients, args.seconds,
-                              [floor.procs[name].pid for name in servers], redis_pid))
+                # Alternate the arms and take medians: a shared machine's noise
+                # (other tenants, CPU steal) then falls on all alike.
+                runs = [[load(kind, _address(stack, kind), clients, args.seconds,
+                              [stack.procs[name].pid for name in servers], redis_pid)]
+                        + [load(f"floor-{kind}{floor_kind}", _address(f, kind), clients, args.seconds,
+                                [f.procs[name].pid for name in servers], redis_pid) for f in floors]
                         for _ in range(args.repeat)]
                 # The ratio is the median of each pair's ratio (a pair ran back to back).
                 ours, base = (_median([run[i] for run in runs]) for i in (0, 1))
-                ratios = sorted(o["rate"] / b["rate"] for o, b in runs)
+                ratios = sorted(run[0]["rate"] / run[1]["rate"] for run in runs)
                 print(f"{transport:4} {clients} client(s): {ours['rate']:7.0f} actions/s "
                       f"(p50 {ours['p50']:.2f} ms, p99 {ours['p99']:.2f} ms)   {floor_name} {base['rate']:7.0f}/s "
                       f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   "
@@ -360,9 +356,45 @@ def main() -> None:
                 print(f"{'':4} with Redis and the clients: ours {total[0]:.0f} us (Redis {extra[0][0]:.0f}, "
                       f"clients {extra[0][1]:.0f}), {floor_name} {total[1]:.0f} us (Redis {extra[1][0]:.0f}, "
                       f"clients {extra[1][1]:.0f}), ratio {total[1] / total[0]:.0%}", flush=True)
+                if args.sync_floor:
+                    sync = _median([run[2] for run in runs])
+                    ratios = sorted(run[0]["rate"] / run[2]["rate"] for run in runs)
+                    print(f"{'':4} textbook {floor_name} (grpc's thread-pool server, blocking redis-py): "
+                          f"{sync['rate']:7.0f}/s (p50 {sync['p50']:.2f} ms), ratio "
+                          f"{ratios[len(ratios) // 2]:.0%} (pairs: {', '.join(f'{r:.0%}' for r in ratios)})",
+                          flush=True)
     finally:
-        floor.stop()  # its Redis is the stack's: stopped with the stack
+        for floor in floors:
+            floor.stop()  # their Redis is the stack's: stopped with the stack
         stack.stop()
+
+
+def _address(stack, kind: str):
+    """Where a stack (ours or a floor) answers `kind` ("grpc" or "rest")."""
+    return f"127.0.0.1:{stack.grpc_port}" if kind == "grpc" else stack.http_port
+
+
+def _start_floor(stack, record: int, mode: str):
+    """A floor (floor.py `mode`) and the gunicorn set-up proxying to it, on the
+    stack's Redis, with a blob the size of the stack's match record."""
+    from tests.support import Rest, Stack, _wait
+
+    floor = Stack(env={"PARLOR_LOG_LEVEL": "WARNING"}, gateway=False)
+    floor.redis_url = stack.redis_url  # the same Redis
+    floor.grpc_port, floor.http_port, floor.metrics_port = free_port(), free_port(), free_port()
+    floor.env["FLOOR_BLOB_BYTES"] = str(record)
+    try:
+        proc = floor._spawn("service", ["-m", "tests.benchmarks.floor", mode])
+        _wait(floor._grpc_up, f"floor {mode}", proc=proc)
+        proc = floor._spawn("gateway", ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
+                                        "tests.benchmarks.floor:create_app()"])
+        rest = Rest(floor.http_port)
+        _wait(lambda: _answers(rest), f"floor gateway ({mode})", proc=proc)
+        rest.close()
+    except BaseException:
+        floor.stop()
+        raise
+    return floor
 
 
 if __name__ == "__main__":

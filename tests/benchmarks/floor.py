@@ -2,10 +2,18 @@
 same Redis round trips, with no game logic.
 
     python -m tests.benchmarks.floor service            # gRPC: GET + a Lua compare-and-set
+    python -m tests.benchmarks.floor service-sync       # the same on grpc's thread-pool server
     gunicorn ... 'tests.benchmarks.floor:create_app()'  # REST: the gateway's gunicorn set-up
 
 The gRPC handler GETs a value (a version and a blob the size of a real match
 record) and writes it back through a Lua compare-and-set, as an action does.
+
+`service` is the floor the targets are measured against: the service's own
+set-up (grpc.aio, redis.asyncio with hiredis, the service's connection
+settings) with the game taken out. `service-sync` is the textbook bare handler
+(grpc's thread-pool server, redis-py's blocking client): the kind of floor the
+Foundation issue's reference figures describe, printed by `bench --sync-floor`
+for comparison with them.
 """
 
 from __future__ import annotations
@@ -37,9 +45,8 @@ async def serve() -> None:
 
     async def act(request: bytes, context) -> bytes:
         key = f"floor:{{{request.decode()}}}:state"
-        value = await client.get(key)
-        version, _, blob = value.partition(b"|") if value else (b"0", b"", b"x" * BLOB_BYTES)
-        await cas(keys=[key], args=[version, b"%d|%s" % (int(version) + 1, blob)])
+        version, value = _next(await client.get(key))
+        await cas(keys=[key], args=[version, value])
         return b"ok"
 
     handler = grpc.method_handlers_generic_handler("floor.Floor", {
@@ -52,6 +59,38 @@ async def serve() -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await stop.wait()
     await server.stop(1)
+
+
+def _next(value: bytes | None) -> tuple[bytes, bytes]:
+    """The version read and the value to write back (the blob, one version on)."""
+    version, _, blob = value.partition(b"|") if value else (b"0", b"", b"x" * BLOB_BYTES)
+    return version, b"%d|%s" % (int(version) + 1, blob)
+
+
+def serve_sync() -> None:
+    """The textbook floor: grpc's thread-pool server, redis-py's blocking
+    client (hiredis parses replies here too), the same two round trips."""
+    from concurrent import futures
+
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    cas = client.register_script(_CAS)
+
+    def act(request: bytes, context) -> bytes:
+        key = f"floor:{{{request.decode()}}}:state"
+        version, value = _next(client.get(key))
+        cas(keys=[key], args=[version, value])
+        return b"ok"
+
+    handler = grpc.method_handlers_generic_handler("floor.Floor", {
+        "Act": grpc.unary_unary_rpc_method_handler(act)})
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=10))
+    server.add_generic_rpc_handlers((handler,))
+    server.add_insecure_port(f"127.0.0.1:{os.environ['PARLOR_GRPC_PORT']}")
+    server.start()
+    signal.signal(signal.SIGTERM, lambda *_: server.stop(1))
+    server.wait_for_termination()
 
 
 def create_app():
@@ -77,5 +116,10 @@ def create_app():
     return app
 
 
-if __name__ == "__main__" and sys.argv[1:] == ["service"]:
-    asyncio.run(serve())
+if __name__ == "__main__":
+    if sys.argv[1:] == ["service"]:
+        asyncio.run(serve())
+    elif sys.argv[1:] == ["service-sync"]:
+        serve_sync()
+    else:
+        sys.exit(__doc__)
