@@ -288,6 +288,8 @@ def _answers(rest) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--engine-seconds", type=float, default=3.0,
+                        help="how long the engine's playouts are counted")
     parser.add_argument("--clients", default="1,8")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per arm, alternating ours and the floor; medians are printed")
@@ -306,7 +308,7 @@ def main() -> None:
 
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
           f"{args.seconds:.0f} s per run; clients and servers share the machine", flush=True)
-    playouts = engine_playouts()
+    playouts = engine_playouts(args.engine_seconds)
     print(f"engine: {playouts:,.0f} random 4-player What the Heck? playouts/s on one core", flush=True)
 
     env = {"PARLOR_LOG_LEVEL": "WARNING"}

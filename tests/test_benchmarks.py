@@ -1,0 +1,29 @@
+"""The benchmark still runs: it is run on demand, not by CI, so a short run of
+every part of it (engine, memory, each arm, both transports, the textbook
+floor) keeps it from rotting unnoticed. Its figures are not checked: speed is
+for the benchmark's reader, not for assertions."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_short_benchmark_run_prints_every_figure():
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.benchmarks.bench", "--seconds", "0.5", "--repeat", "1",
+         "--clients", "1", "--engine-seconds", "0.2", "--sync-floor"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = run.stdout
+    assert re.search(r"engine: [\d,]+ random 4-player What the Heck\? playouts/s", out), out
+    assert re.search(r"redis: [\d.]+ KB per finished 4-player match", out), out
+    for transport in ("gRPC", "REST"):
+        line = re.search(rf"^{transport} +1 client\(s\): +\d+ actions/s .* floor +\d+/s .* ratio \d+%", out, re.M)
+        assert line, out
+    assert len(re.findall(r"server CPU per action", out)) == 2, out
+    assert len(re.findall(r"textbook floor .* ratio \d+%", out)) == 2, out
