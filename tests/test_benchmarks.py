@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_a_short_benchmark_run_prints_every_figure():
     run = subprocess.run(
-        [sys.executable, "-m", "tests.benchmarks.bench", "--seconds", "0.5", "--repeat", "1",
+        [sys.executable, "-m", "tests.benchmarks.bench", "--seconds", "1", "--repeat", "1",
          "--clients", "1", "--engine-seconds", "0.2", "--sync-floor"],
         cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stdout + run.stderr
