@@ -1,5 +1,5 @@
-"""The benchmark still runs: it is run on demand, not by CI, so a short run of
-every part of it (engine, memory, each arm, both transports, the textbook
+"""The benchmark still runs. It is meant to be run on demand; a short run of
+every part of it here (engine, memory, each arm, both transports, the textbook
 floor) keeps it from rotting unnoticed. Its figures are not checked: speed is
 for the benchmark's reader, not for assertions."""
 
