@@ -133,7 +133,9 @@ class Game:
         if self.outcome(state) is not None:
             raise RulesError("GAME_OVER", "The game is over.")
         if seat not in self.to_act(state):
-            raise self.turn_error(state, seat)
+            error = self.turn_error(state, seat)
+            error.details.setdefault("seat", seat)  # every game's turn errors name the caller's seat
+            raise error
         self.check(state, seat, action)
         events = self.apply(state, seat, action, rng)
         if not events:
@@ -175,7 +177,7 @@ class Game:
 
     def turn_error(self, state: State, seat: int) -> RulesError:
         """The error for a real seat that may not act now (override for a precise
-        reason, e.g. ALREADY_COMMITTED)."""
+        reason, e.g. ALREADY_COMMITTED). play() adds the seat to its details."""
         return RulesError("NOT_YOUR_TURN", f"It is not seat {seat}'s turn.")
 
     def check(self, state: State, seat: int, action: Action) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from service import wire
 from service.games import GAMES
-from service.games.base import Game
+from service.games.base import Game, RulesError
 
 from . import harness
 
@@ -64,6 +64,11 @@ def test_random_playout_to_the_end(game, players, options):
                 for listed in game.legal(state, s)[:8]:
                     trial = copy.deepcopy(state)
                     game.play(trial, s, listed, harness.Rng.from_seed("trial"))
+            waiting = set(range(players)) - set(game.to_act(state)) if game.outcome(state) is None else set()
+            for s in sorted(waiting):
+                with pytest.raises(RulesError) as refused:
+                    game.play(copy.deepcopy(state), s, {}, harness.Rng.from_seed("trial"))
+                assert refused.value.details.get("seat") == s, "a turn error names the caller's seat"
 
     state, _ = harness.start(game, players, options, seed="conformance")
     harness.assert_wire(game, state, game.opening_events(state))

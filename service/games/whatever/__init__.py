@@ -262,13 +262,13 @@ class Whatever(Game):
     def turn_error(self, state: State, seat: int) -> RulesError:
         if state["phase"] == "auction" and state["passed"][seat]:
             return RulesError("ALREADY_PASSED",
-                              "You passed: you are out of this auction.", seat=seat)
+                              "You passed: you are out of this auction.")
         if state["phase"] == "exchange":
             return RulesError("NOT_YOUR_TURN",
                               f"Only the auctioneer, seat {state['auctioneer']}, "
-                              "may act now (its exchange).", seat=seat)
+                              "may act now (its exchange).")
         return RulesError("NOT_YOUR_TURN",
-                          f"It is seat {state['bidder']}'s turn to bid or pass.", seat=seat)
+                          f"It is seat {state['bidder']}'s turn to bid or pass.")
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         if state["phase"] == "auction":
