@@ -90,8 +90,12 @@ class Matches:
     async def create(self, request: pb.CreateMatchRequest) -> pb.Match:
         game = games.get(request.game)
         if game is None:
-            raise ParlorError("UNKNOWN_GAME", f"There is no game {shown(request.game)}; "
-                              f"the games are {', '.join(games.GAMES)}.", game=request.game)
+            named = f"There is no game {shown(request.game)}" if request.game else "The request names no game"
+            raise ParlorError("UNKNOWN_GAME", f"{named}; the games are {', '.join(games.GAMES)}.",
+                              game=request.game)
+        if request.players == 0:  # proto3: absent and 0 look alike
+            raise ParlorError("INVALID_PLAYER_COUNT", f"The request gives no player count (players); "
+                              f"{game.title} is played by {game.min_players} to {game.max_players} players.")
         given = request.WhichOneof("options")
         if given is not None and given != game.id:
             raise ParlorError("INVALID_OPTION", f"Options for {given} do not fit a {game.id} match.")

@@ -144,6 +144,14 @@ def test_bad_creates_and_joins(rest, db):
         reply = rest.post("/v1/matches", body)
         assert (reply.status, reply.error) == (status, code), (body, reply.body)
     assert db.dbsize() == before, "a refused create stored something"
+    # a missing field is named as missing, not quoted back as "" or 0
+    no_game = rest.post("/v1/matches", {"players": 2}).body["error"]["message"]
+    assert no_game.startswith("The request names no game;") and "what_the_heck" in no_game, no_game
+    for body in ({"game": "heck"}, {"game": "heck", "players": 0}):
+        reply = rest.post("/v1/matches", body)
+        assert (reply.status, reply.error) == (400, "INVALID_PLAYER_COUNT"), reply.body
+        assert reply.body["error"]["message"].startswith("The request gives no player count (players);")
+        assert "2 to 5 players" in reply.body["error"]["message"]
     long_name = rest.post("/v1/matches", {"game": "g" * 6000, "players": 3})
     assert len(long_name.body["error"]["message"]) < 1100
     assert long_name.body["error"]["details"]["game"].endswith("...")
