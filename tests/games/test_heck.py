@@ -269,9 +269,10 @@ def test_safe_seats_take_supply_eggs_from_the_first_player_while_any_are_left():
     state, rng = game(3, options={"first_seat": 1}, slots=heck_only("flip") + [None],
                       supply_brown=1, supply_green=0)
     events = play_round(state, rng, SAFE, bet(heck=3), SAFE)
+    # Seat 0 finds the supply empty: it gets nothing, and no event says otherwise.
     assert of(events, "egg_taken") == [
-        {"seat": 2, "cause": "safe", "colour": "brown", "eggs": 4, "supply": 0},
-        {"seat": 0, "cause": "safe", "colour": None, "eggs": 3, "supply": 0}]
+        {"seat": 2, "cause": "safe", "colour": "brown", "eggs": 4, "supply": 0}]
+    assert state["green"][0] == 3 and state["brown"][0] == 0
     assert state["brown"] == [0, 0, 1]
     assert GAME.view(state, 0)["seats"][2] == {
         "seat": 2, "eggs": 4, "brown_eggs": 1, "friends": [], "held": [], "committed": False}
@@ -357,7 +358,10 @@ def test_found_egg_takes_brown_then_green_then_nothing():
                       supply_brown=1, supply_green=1)
     events = play_round(state, rng, bet(heck=3), bet(heck=1))
     assert [(e["seat"], e["colour"], e["eggs"], e["supply"]) for e in of(events, "egg_taken")] \
-        == [(0, "brown", 4, 1), (0, "green", 5, 0), (0, None, 5, 0), (1, None, 1, 0)]
+        == [(0, "brown", 4, 1), (0, "green", 5, 0)]
+    # With the supply empty, a Found egg does nothing, and says so.
+    assert [(e["seat"], e["card"]["kind"]) for e in of(events, "no_effect")] \
+        == [(0, "found_egg"), (1, "found_egg")]
     assert state["green"] == [4, 1] and state["brown"] == [1, 0]
 
 
@@ -366,8 +370,10 @@ def test_cracked_egg_returns_brown_first_and_never_the_last_egg():
     state, rng = game(eggs=[1, 1], brown=[1, 0], slots=heck_only("flip") + [None],
                       heck_deck=cracked, supply_brown=0)
     events = play_round(state, rng, bet(heck=2), bet(heck=1))
-    assert [(e["seat"], e["colour"], e["eggs"]) for e in of(events, "egg_returned")] \
-        == [(0, "brown", 1), (0, None, 1), (1, None, 1)]
+    assert [(e["seat"], e["colour"], e["eggs"]) for e in of(events, "egg_returned")] == [(0, "brown", 1)]
+    # A seat down to its last egg keeps it: the card does nothing, and says so.
+    assert [(e["seat"], e["card"]["kind"]) for e in of(events, "no_effect")] \
+        == [(0, "cracked_egg"), (1, "cracked_egg")]
     assert state["supply_brown"] == 1 and state["green"] == [1, 1] and state["brown"] == [0, 0]
 
 

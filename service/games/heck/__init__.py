@@ -252,9 +252,10 @@ class Heck(Game):
         events.append(Event({"bets_revealed": _reveal_view(reveal)}))
         order = _seat_order(state)
 
-        # a. Safe seats take an egg each, from the first player clockwise.
+        # a. Safe seats take an egg each, from the first player clockwise, while
+        # any is left (a safe seat that finds the supply empty gets nothing).
         for seat in order:
-            if bets[seat]["safe"]:
+            if bets[seat]["safe"] and _supply(state) > 0:
                 events.append(_take_egg(state, seat, "safe"))
 
         # b. Heck draws: most eggs on heck first; fewest friends; seat order.
@@ -309,10 +310,12 @@ class Heck(Game):
             _drop_dead_held_cards(state, word, events)
             return False
         state["heck_discard"].append(hid)
-        if kind == "found_egg":
+        if kind == "found_egg" and _supply(state) > 0:
             events.append(_take_egg(state, seat, "found_egg"))
-        elif kind == "cracked_egg":
+        elif kind == "cracked_egg" and _eggs(state, seat) > 1:
             events.append(_return_egg(state, seat))
+        elif kind in ("found_egg", "cracked_egg"):  # the supply is empty; the seat's last egg
+            events.append(Event({"no_effect": {"seat": seat, "card": dict(card)}}))
         elif kind in ("runaway", "shoo"):
             target = seat if kind == "runaway" else _shoo_target(state, seat)
             if target is None or not state["friends"][target]:
@@ -449,7 +452,7 @@ class Heck(Game):
             "end_reason": state["end_reason"],
             "friends_to_win": WIN_FRIENDS[state["long_game"]],
             "clique_to_win": WIN_CLIQUE[state["long_game"]],
-            "supply": state["supply_green"] + state["supply_brown"],
+            "supply": _supply(state),
             "supply_brown": state["supply_brown"],
             "slots": [{"slot": i + 1, "critter": None if cid is None else _critter(cid)}
                       for i, cid in enumerate(state["slots"])],
@@ -544,31 +547,27 @@ def _draw(state: State, deck: str, rng: Rng, events: list[Event]) -> int | None:
     return pile.pop(0) if pile else None
 
 
+def _supply(state: State) -> int:
+    return state["supply_green"] + state["supply_brown"]
+
+
 def _take_egg(state: State, seat: int, cause: str) -> Event:
-    """One egg from the supply to `seat`: brown if any is left, else green."""
-    colour = None
-    for c in ("brown", "green"):
-        if state[f"supply_{c}"] > 0:
-            state[f"supply_{c}"] -= 1
-            state[c][seat] += 1
-            colour = c
-            break
+    """One egg from the supply (not empty) to `seat`: brown if any is left, else green."""
+    colour = "brown" if state["supply_brown"] > 0 else "green"
+    state[f"supply_{colour}"] -= 1
+    state[colour][seat] += 1
     return Event({"egg_taken": {"seat": seat, "cause": cause, "colour": colour,
-                                "eggs": _eggs(state, seat),
-                                "supply": state["supply_green"] + state["supply_brown"]}})
+                                "eggs": _eggs(state, seat), "supply": _supply(state)}})
 
 
 def _return_egg(state: State, seat: int) -> Event:
-    """A Cracked egg: one egg back to the supply (brown if the seat holds one);
-    a seat with 1 egg keeps it."""
-    colour = None
-    if _eggs(state, seat) > 1:
-        colour = "brown" if state["brown"][seat] > 0 else "green"
-        state[colour][seat] -= 1
-        state[f"supply_{colour}"] += 1
+    """A Cracked egg: one egg back to the supply (brown if the seat holds one),
+    from a seat with more than one."""
+    colour = "brown" if state["brown"][seat] > 0 else "green"
+    state[colour][seat] -= 1
+    state[f"supply_{colour}"] += 1
     return Event({"egg_returned": {"seat": seat, "colour": colour,
-                                   "eggs": _eggs(state, seat),
-                                   "supply": state["supply_green"] + state["supply_brown"]}})
+                                   "eggs": _eggs(state, seat), "supply": _supply(state)}})
 
 
 def _shoo_target(state: State, seat: int) -> int | None:
