@@ -132,8 +132,10 @@ class ParlorServicer:
         TOKEN_REQUIRED, INVALID_TOKEN, MATCH_NOT_FOUND, INVALID_IDEMPOTENCY_KEY,
         INVALID_ACTION (not this match's game), SEAT_MISMATCH, MATCH_NOT_STARTED,
         MATCH_FINISHED, ILLEGAL_ACTION (ErrorInfo.metadata `reason` says why, e.g.
-        NOT_YOUR_TURN; when the seat may not act now, `seat` is the caller's seat),
-        STALE_VERSION (metadata `currentVersion`),
+        NOT_YOUR_TURN; when the seat may not act now, `seat` is the caller's seat;
+        also for an action of this match's game that is malformed, e.g. reason
+        MALFORMED_ACTION, which no match state makes legal: do not retry it
+        unchanged), STALE_VERSION (metadata `currentVersion`),
         IDEMPOTENCY_KEY_REUSED, CONFLICT (the match was too busy: retry),
         RULES_VERSION_UNAVAILABLE. Nothing is changed by a call that fails, except
         as the conventions above say for an unknown outcome.
