@@ -199,7 +199,7 @@ class Matches:
         if request.after < 0:
             raise ParlorError("INVALID_ARGUMENT", "`after` is an event number, 0 or more.")
         if request.limit < 0:
-            raise ParlorError("INVALID_ARGUMENT", "`limit` is 0 (the default, 10000) or more.")
+            raise ParlorError("INVALID_ARGUMENT", f"`limit` is 0 (the default, {MAX_EVENTS_PER_PAGE}) or more.")
         limit = min(request.limit or MAX_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE)
         _, record = await self._load(request.match_id)
         seat = self._seat(record, token, required=False)
