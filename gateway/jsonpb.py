@@ -51,6 +51,9 @@ def body_object() -> dict[str, Any]:
     try:
         data = orjson.loads(raw) if raw.strip() else None
     except orjson.JSONDecodeError as exc:
+        if str(exc).startswith("str is not valid UTF-8"):  # orjson's words for any bytes that are not UTF-8
+            raise ApiError(400, "INVALID_JSON", "The body is not valid JSON: it is not UTF-8 text "
+                           "(JSON is sent as UTF-8, not compressed).") from None
         raise ApiError(400, "INVALID_JSON", f"The body is not valid JSON: {exc}.") from None
     if not isinstance(data, dict):
         raise ApiError(400, "INVALID_JSON", "The body must be a JSON object.")

@@ -152,6 +152,11 @@ def test_bad_creates_and_joins(rest, db):
         assert (reply.status, reply.error) == (400, "INVALID_PLAYER_COUNT"), reply.body
         assert reply.body["error"]["message"].startswith("The request gives no player count (players);")
         assert "2 to 5 players" in reply.body["error"]["message"]
+    # bytes that are not UTF-8 (UTF-16, gzip, Latin-1) are named as such
+    for raw in ('{"game": "heck", "players": 2}'.encode("utf-16"), b'{"game": "h\xe9ck", "players": 2}'):
+        reply = rest.request("POST", "/v1/matches", raw=raw)
+        assert (reply.status, reply.error) == (400, "INVALID_JSON"), reply.body
+        assert reply.body["error"]["message"].startswith("The body is not valid JSON: it is not UTF-8 text")
     long_name = rest.post("/v1/matches", {"game": "g" * 6000, "players": 3})
     assert len(long_name.body["error"]["message"]) < 1100
     assert long_name.body["error"]["details"]["game"].endswith("...")
