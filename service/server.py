@@ -50,9 +50,8 @@ class RedisHealth:
         self.abandoned_ttl = abandoned_ttl
         self._task: asyncio.Task | None = None
         self._silent = 0  # checks in a row that got no answer
-        self._failed = 0  # checks in a row that failed, in any way
+        self._failed = 0  # checks in a row that failed, in any way (while any, the next comes sooner)
         self._served = False  # health has been SERVING since the start
-        self.failing = False  # the last check failed (the next comes sooner)
         self.not_permitted: str | None = None  # why the Redis user may not run the check
         self._error: str | None = None  # the last check's unexpected failure, if it had one
 
@@ -73,7 +72,6 @@ class RedisHealth:
             healthy = False
             refused = str(exc) if isinstance(exc, redis.exceptions.NoPermissionError) else None
         self._error = error
-        self.failing = not healthy
         self.not_permitted = refused
         self._silent = self._silent + 1 if silent else 0
         # Two checks in a row without an answer (one late answer is no outage):
@@ -109,7 +107,7 @@ class RedisHealth:
     async def _run(self) -> None:
         was, counted = None, 0.0
         while True:
-            await asyncio.sleep(RECOVERY_INTERVAL if self.failing else HEALTH_INTERVAL)
+            await asyncio.sleep(RECOVERY_INTERVAL if self._failed else HEALTH_INTERVAL)
             try:
                 now = await self.check()
                 if now != was and was is not None:

@@ -210,12 +210,23 @@ class Stack:
     log_dir: Path = field(default_factory=_new_log_dir)
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
 
+    @classmethod
+    def on_redis_of(cls, other: "Stack", **kw) -> "Stack":
+        """A stack on `other`'s Redis, with ports of its own and nothing started:
+        its parts are started one by one (a lone gateway, a benchmark floor)."""
+        stack = cls(redis_url=other.redis_url, **kw)
+        stack._pick_ports()
+        return stack
+
+    def _pick_ports(self) -> None:
+        self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
+
     def start(self) -> "Stack":
         try:
             if self.redis_url is None:
                 self.redis = EmbeddedRedis(appendonly=self.redis_appendonly)
                 self.redis_url = self.redis.start().url
-            self.grpc_port, self.http_port, self.metrics_port = free_port(), free_port(), free_port()
+            self._pick_ports()
             self.start_service()
             if self.gateway:
                 self.start_gateway()

@@ -38,7 +38,6 @@ import time
 from functools import partial
 from pathlib import Path
 
-from service.embedded_redis import free_port
 
 PLAYERS = 4
 ACTIONS_PER_MATCH = 15 * PLAYERS
@@ -318,9 +317,9 @@ def main() -> None:
         mem, record = memory_per_match(stack)
         print(f"redis: {mem / 1024:.1f} KB per finished 4-player match (state, events, action log, "
               f"idempotency records; record {record} bytes)", flush=True)
-        floors.append(_start_floor(stack, record, "service"))
+        floors.append(_start_floor(stack, record, "service", env))
         if args.sync_floor:
-            floors.append(_start_floor(stack, record, "service-sync"))
+            floors.append(_start_floor(stack, record, "service-sync", env))
 
         floor_name = "floor+setup" if args.setup_in_floor else "floor"
         import redis
@@ -339,12 +338,9 @@ def main() -> None:
                         for _ in range(args.repeat)]
                 # The ratio is the median of each pair's ratio (a pair ran back to back).
                 ours, base = (_median([run[i] for run in runs]) for i in (0, 1))
-                ratios = sorted(run[0]["rate"] / run[1]["rate"] for run in runs)
                 print(f"{transport:4} {clients} client(s): {ours['rate']:7.0f} actions/s "
                       f"(p50 {ours['p50']:.2f} ms, p99 {ours['p99']:.2f} ms)   {floor_name} {base['rate']:7.0f}/s "
-                      f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   "
-                      f"ratio {ratios[len(ratios) // 2]:.0%} "
-                      f"(pairs: {', '.join(f'{r:.0%}' for r in ratios)})", flush=True)
+                      f"(p50 {base['p50']:.2f} ms, p99 {base['p99']:.2f} ms)   {_paired(runs, 1)}", flush=True)
                 # Server CPU time per action: less swayed by other tenants than
                 # throughput, and unlike instruction counts it includes system calls.
                 cpu = [statistics.median(run[i]["cpu_us"] for run in runs) for i in (0, 1)]
@@ -360,15 +356,19 @@ def main() -> None:
                       f"clients {extra[1][1]:.0f}), ratio {total[1] / total[0]:.0%}", flush=True)
                 if args.sync_floor:
                     sync = _median([run[2] for run in runs])
-                    ratios = sorted(run[0]["rate"] / run[2]["rate"] for run in runs)
                     print(f"{'':4} textbook {floor_name} (grpc's thread-pool server, blocking redis-py): "
-                          f"{sync['rate']:7.0f}/s (p50 {sync['p50']:.2f} ms), ratio "
-                          f"{ratios[len(ratios) // 2]:.0%} (pairs: {', '.join(f'{r:.0%}' for r in ratios)})",
-                          flush=True)
+                          f"{sync['rate']:7.0f}/s (p50 {sync['p50']:.2f} ms), {_paired(runs, 2)}", flush=True)
     finally:
         for floor in floors:
             floor.stop()  # their Redis is the stack's: stopped with the stack
         stack.stop()
+
+
+def _paired(runs: list[list[dict]], floor: int) -> str:
+    """Ours against floor number `floor` of each round (run back to back): the
+    median ratio, and every round's."""
+    ratios = sorted(run[0]["rate"] / run[floor]["rate"] for run in runs)
+    return f"ratio {ratios[len(ratios) // 2]:.0%} (pairs: {', '.join(f'{r:.0%}' for r in ratios)})"
 
 
 def _address(stack, kind: str):
@@ -376,15 +376,12 @@ def _address(stack, kind: str):
     return f"127.0.0.1:{stack.grpc_port}" if kind == "grpc" else stack.http_port
 
 
-def _start_floor(stack, record: int, mode: str):
+def _start_floor(stack, record: int, mode: str, env: dict[str, str]):
     """A floor (floor.py `mode`) and the gunicorn set-up proxying to it, on the
     stack's Redis, with a blob the size of the stack's match record."""
     from tests.support import Rest, Stack, _wait
 
-    floor = Stack(env={"PARLOR_LOG_LEVEL": "WARNING"}, gateway=False)
-    floor.redis_url = stack.redis_url  # the same Redis
-    floor.grpc_port, floor.http_port, floor.metrics_port = free_port(), free_port(), free_port()
-    floor.env["FLOOR_BLOB_BYTES"] = str(record)
+    floor = Stack.on_redis_of(stack, env={**env, "FLOOR_BLOB_BYTES": str(record)})
     try:
         proc = floor._spawn("service", ["-m", "tests.benchmarks.floor", mode])
         _wait(floor._grpc_up, f"floor {mode}", proc=proc)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import pytest
 from grpc_health.v1 import health_pb2
 
-from service.embedded_redis import free_port
-
 from ..support import Stack
 from .test_faults import health, wait_for
 
@@ -30,10 +28,9 @@ def replicas():
     try:
         target = f"ipv4:127.0.0.1:{a.grpc_port},127.0.0.1:{b.grpc_port}"
         for checking in (True, False):
-            gateway = Stack(env={"PARLOR_SERVICE_TARGET": target,
-                                 "PARLOR_GATEWAY_HEALTH_CHECKING": "1" if checking else "0"})
-            gateway.redis_url = a.redis_url  # (unused: a gateway never talks to Redis)
-            gateway.grpc_port, gateway.http_port, gateway.metrics_port = free_port(), free_port(), free_port()
+            # (A's Redis is unused: a gateway never talks to Redis.)
+            gateway = Stack.on_redis_of(a, env={"PARLOR_SERVICE_TARGET": target,
+                                                "PARLOR_GATEWAY_HEALTH_CHECKING": "1" if checking else "0"})
             gateway.start_gateway()
             gateways[checking] = gateway
         yield a, b, gateways
