@@ -95,6 +95,44 @@ def test_all_bids_equal_pairs_cancel_everything():
     assert result["winner"] is None and result["cancelled"] == [5, 9]
 
 
+def test_three_or_more_equal_bids_all_cancel_five_players():
+    """Play 3: every bid played by two or more seats cancels, three or four alike too."""
+    state, rng = new(players=5, prizes=[6, 7, -3])
+    result = revealed(bid_all(state, rng, 12, 12, 12, 9, 3))  # three 12s out: 9 is highest
+    assert result["cancelled"] == [12] and result["winner"] == 3
+    assert state["won"][3] == [6]
+    result = revealed(bid_all(state, rng, 10, 10, 10, 10, 1))  # four 10s out: the lone 1 takes it
+    assert result["cancelled"] == [10] and result["winner"] == 4
+    assert state["won"][4] == [7]
+    result = revealed(bid_all(state, rng, 2, 2, 2, 4, 4))  # three 2s and two 4s: nothing left
+    assert result["cancelled"] == [2, 4] and result["winner"] is None and result["carried_over"]
+    assert state["pot"][0] == -3 and len(state["pot"]) == 2
+
+
+def test_three_players_all_equal_carry_then_lone_bid_takes_a_buzzard_pot():
+    """Play 3-4: three equal bids carry the pot; a lone unique bid takes a negative pot though highest."""
+    state, rng = new(players=3, prizes=[4, -5])
+    result = revealed(bid_all(state, rng, 7, 7, 7))
+    assert result["cancelled"] == [7] and result["winner"] is None and result["carried_over"]
+    assert state["pot"] == [4, -5]  # worth -1: buzzard rule
+    result = revealed(bid_all(state, rng, 2, 2, 15))
+    assert result["cancelled"] == [2] and result["winner"] == 2
+    assert state["won"] == [[], [], [4, -5]]
+
+
+def test_round_started_tells_the_turned_card_and_the_pot_carried_cards_first():
+    """Play 1 and 4: each round turns one prize card into the pot, after any carried cards."""
+    state, rng = new(players=3, prizes=[3, -2, 8])
+    (opening,) = GAME.opening_events(state)
+    assert opening.public == {"round_started": {"round": 1, "turned": 3, "pot": [3]}}
+    events = bid_all(state, rng, 5, 5, 5)  # cancelled: 3 carries
+    assert events[-1].public == {"round_started": {"round": 2, "turned": -2, "pot": [3, -2]}}
+    events = bid_all(state, rng, 1, 2, 3)  # pot worth 1: seat 2 takes it
+    assert revealed(events)["winner"] == 2
+    assert events[-1].public == {"round_started": {"round": 3, "turned": 8, "pot": [8]}}
+    assert GAME.view(state, None)["pot"] == [8]
+
+
 def test_played_cards_are_out_whether_won_lost_or_cancelled():
     state, rng = new(prizes=[6])
     bid_all(state, rng, 5, 5, 9, 1)
@@ -128,11 +166,42 @@ def test_only_last_round_cancelled_discards_only_its_pot():
     assert GAME.outcome(state) is not None
 
 
+def test_last_round_won_with_a_carried_pot_takes_every_card():
+    """Play 3-4 and 6: a carried pot won in the last round goes whole to its winner, nothing discarded."""
+    state, rng = new(players=2, prizes=[1, 2, 3, 4, 5, 6, 7, 8, -1, -2, 9, 10],
+                     removed=[[13, 14, 15], [13, 14, 15]])
+    for card in range(1, 10):  # seat 1 bids one higher: mice to seat 1, the buzzard to seat 0
+        assert revealed(bid_all(state, rng, card, card + 1))["winner"] is not None
+    assert state["hands"] == [[10, 11, 12], [1, 11, 12]]
+    assert revealed(bid_all(state, rng, 11, 11))["carried_over"]
+    assert revealed(bid_all(state, rng, 12, 12))["carried_over"]
+    assert state["round"] == 12 and state["pot"] == [-2, 9, 10] and state["prizes"] == []
+    result = revealed(bid_all(state, rng, 10, 1))
+    assert result["winner"] == 0 and result["pot"] == [-2, 9, 10]
+    assert not result["discarded"] and not result["carried_over"]
+    assert state["won"][0] == [-1, -2, 9, 10] and state["discarded"] == [] and state["pot"] == []
+    outcome = GAME.outcome(state)
+    assert outcome.scores == [16, 36] and outcome.winners == [1]
+
+
 def test_equal_highest_scores_share_the_win():
     state = harness.random_playout(GAME, 3, seed="tie")
     state["won"] = [[5], [2, 3], [10, -5, -1]]
     outcome = GAME.outcome(state)
     assert outcome.scores == [5, 5, 4] and outcome.winners == [0, 1]
+
+
+def test_a_tie_for_the_win_reached_by_play_lists_both_winners():
+    """End and score (decision): equal highest scores share the win, reached by actual bids."""
+    state, rng = new(players=3, prizes=[2, 3, 1, -1, 4, 7])
+    # Each cycle of three rounds has every seat play the same cards, so hands stay alike.
+    for bids in ([1, 2, 3], [2, 3, 1], [3, 1, 2], [4, 5, 6], [5, 6, 4], [6, 4, 5]):
+        assert revealed(bid_all(state, rng, *bids))["winner"] is not None
+    assert state["won"] == [[1, -1, 7], [3, 4], [2]]
+    for card in range(7, 16):  # the rest all cancel; the last pot is out of play
+        bid_all(state, rng, card, card, card)
+    outcome = GAME.outcome(state)
+    assert outcome.scores == [7, 7, 2] and outcome.winners == [0, 1]
 
 
 def test_bid_must_be_a_card_in_hand_and_only_once_a_round():
@@ -145,6 +214,15 @@ def test_bid_must_be_a_card_in_hand_and_only_once_a_round():
     harness.rejected(GAME, state, 0, {"bid": 4}, rng, "ALREADY_COMMITTED")
     assert GAME.legal(state, 0) == []
     assert GAME.to_act(state) == [1, 2, 3]
+
+
+def test_a_seat_outside_the_table_is_refused():
+    """Players: only the game's own seats may bid (UNKNOWN_SEAT otherwise)."""
+    state, rng = new(players=4, prizes=[5])
+    for seat in (4, 5, -1, True, 1.0, "0", None):
+        harness.rejected(GAME, state, seat, {"bid": 3}, rng, "UNKNOWN_SEAT")
+    two, two_rng = new(players=2, prizes=list(range(1, 11)) + [-1, -2])
+    harness.rejected(GAME, two, 2, {"bid": 3}, two_rng, "UNKNOWN_SEAT")
 
 
 def test_game_ends_after_fifteen_rounds_and_refuses_more():
@@ -209,6 +287,59 @@ def test_open_views_keep_the_tally_and_history():
     view = GAME.view(state, 1)
     assert view["seats"][0]["won"] == [5] and view["seats"][0]["score"] == 5
     assert view["history"] == [{"round": 1, "pot": [5], "bids": [15, 1, 2, 3], "winner": 0}]
+
+
+def test_view_counts_prizes_left_rounds_and_pot_value():
+    """What each seat may see: prize cards still to turn (not the pot), rounds, the pot's sum."""
+    state, rng = new(players=4, prizes=[3, -5, 6])
+    view = GAME.view(state, 0)
+    assert (view["rounds"], view["prizes_left"], view["pot"], view["pot_value"]) == (15, 14, [3], 3)
+    bid_all(state, rng, 1, 1, 1, 1)  # carried: -5 joins
+    view = GAME.view(state, None)
+    assert (view["round"], view["prizes_left"], view["pot"], view["pot_value"]) == (2, 13, [3, -5], -2)
+    bid_all(state, rng, 2, 3, 4, 5)  # seat 0 takes it; 6 is turned
+    view = GAME.view(state, 1)
+    assert (view["round"], view["prizes_left"], view["pot"], view["pot_value"]) == (3, 12, [6], 6)
+
+
+def test_two_player_view_counts_twelve_rounds_and_not_the_removed_prizes():
+    """Two-player version: 12 rounds; prizes_left counts neither the pot nor the three removed."""
+    state, rng = new(players=2, prizes=list(range(1, 11)) + [-1, -2],
+                     removed=[[13, 14, 15], [13, 14, 15]])
+    for seat in (None, 0, 1):
+        view = GAME.view(state, seat)
+        assert (view["rounds"], view["prizes_left"], view["pot_value"]) == (12, 11, 1)
+    for card in range(1, 12):
+        bid_all(state, rng, card, 12 - card if card != 6 else 12)
+    view = GAME.view(state, 0)
+    assert (view["round"], view["prizes_left"], view["pot"]) == (12, 0, [-2])
+
+
+def test_hidden_winnings_show_played_cards_as_a_set_and_reveal_all_at_the_end():
+    """Options, hidden_winnings: played cards shown ascending (no order of play), and no history,
+    until the end reveals every seat's won cards and score."""
+    state, rng = new(players=3, prizes=[5, -2, 4], options={"hidden_winnings": True})
+    bid_all(state, rng, 15, 1, 2)   # seat 0 takes 5
+    bid_all(state, rng, 3, 14, 13)  # seat 0 takes -2 (lowest)
+    bid_all(state, rng, 1, 2, 3)    # seat 2 takes 4
+    assert state["played"][0] == [15, 3, 1] and state["played"][1] == [1, 14, 2]
+    for viewer in (None, 0, 1, 2):
+        view = GAME.view(state, viewer)
+        assert view["seats"][0]["played"] == [1, 3, 15] and view["seats"][1]["played"] == [1, 2, 14]
+        assert view["history"] == []
+    view = GAME.view(state, 1)
+    assert [s["won"] for s in view["seats"]] == [[], [], []]
+    assert [s["cards_won"] for s in view["seats"]] == [2, 0, 1]
+    remaining = [list(hand) for hand in state["hands"]]
+    for round_bids in zip(*remaining):  # everyone plays its lowest card left, in turn
+        bid_all(state, rng, *round_bids)
+    assert GAME.outcome(state) is not None
+    for viewer in (None, 1):
+        view = GAME.view(state, viewer)
+        assert [s["won"] for s in view["seats"]] == state["won"]
+        assert view["seats"][0]["won"][:2] == [5, -2]
+        assert [s["score"] for s in view["seats"]] == [sum(w) for w in state["won"]]
+        assert len(view["history"]) == 15
 
 
 def test_pending_bid_is_seen_only_by_its_seat():
