@@ -148,6 +148,42 @@ SOLID_PLAY = [
     "g9 b7", "g8 b8", "g7 b9",
 ]
 
+# Five players, all 60 cards. Seat 0 holds the top reds, seat 1 the top yellows,
+# seat 2 the top greens, seat 3 the top blues; seat 4 holds no yellow.
+FIVE = [
+    "r13 r14 r15 y5 y6 g9 g10 b7 b8",
+    "r1 r2 r3 y14 y15 g1 g2 b1 b2",
+    "r4 r5 r6 y1 y2 g14 g15 b3 b4",
+    "r7 r8 r9 y3 y4 g3 g4 b14 b15",
+    "r10 r11 r12 g5 g6 g7 g8 b5 b6",
+]
+# Led by seat 0. Winners 0 0 0 1 1 2 2 3 3: seat 0 places first and goes out on
+# trick 3 (five-card tricks until then, four-card ones after); seats 1, 2, 3 place
+# second, third and fourth; seat 4 takes no trick.
+FIVE_PLAY = [
+    "r15 r1 r4 r7 r10",
+    "r14 r2 r5 r8 r11",
+    "r13 r3 r6 r9 r12",
+    "y15 y1 y3 g5",
+    "y14 y2 y4 g6",
+    "g1 g15 g3 g7",
+    "g14 g4 g8 g2",
+    "b3 b15 b5 b1",
+    "b14 b6 b2 b4",
+]
+# Seats 0 and 1 go out (three tricks each), seat 2 stands with two, and seat 3
+# takes only the round's last trick.
+LAST_ALONE = [
+    "r1 r2 r3 r4 r5 r6 r7 r8 r9",
+    "y1 y2 y3 y4 y5 y6 y7 y8 y9",
+    "g1 g2 g3 g4 g5 g6 g7 g8 b1",
+    "b2 b3 b4 b5 b6 b7 b8 b9 b10",
+]
+LAST_ALONE_PLAY = [
+    "r9 y1 g1 b2", "r8 y2 g2 b3", "r7 y3 g3 b4",
+    "y9 g4 b5", "y8 g5 b6", "y7 g6 b7",
+    "g8 b8", "g7 b9", "b1 b10",
+]
 
 # ---- options and set-up ---------------------------------------------------------------
 
@@ -420,6 +456,41 @@ def test_next_leader_skips_every_seat_that_is_out():
     assert kinds(events, "round_started")[0]["leader"] == 1
 
 
+def test_five_players_tricks_going_out_and_the_fourth_pawn():
+    """Tricks, going out and the round board at 5 players (rules: Tricks, Decisions, Round board)."""
+    state, rng = started(FIVE)
+    assert [s["hand_size"] for s in GAME.view(state, None)["seats"]] == [9] * 5
+    # Must-follow holds for every seat round the table, the fifth one included.
+    run(state, rng, ["r15 r1 r4 r7"])
+    assert state["turn"] == 4
+    harness.rejected(GAME, state, 4, {"play": card("g5")}, rng, "MUST_FOLLOW_LEAD_COLOUR")
+    assert GAME.legal(state, 4) == [{"play": c} for c in cards("r10 r11 r12")]
+    events = run(state, rng, ["r10"] + FIVE_PLAY[1:2])
+    assert [len(w["cards"]) for w in kinds(events, "trick_won")] == [5, 5]
+    assert kinds(events, "hi_fu") == [{"seat": 0, "round": 1, "place": 1, "points": 1}]
+    # Seat 0's third trick puts it out: its left neighbour, seat 1, leads next.
+    events = run(state, rng, FIVE_PLAY[2:3])
+    assert kinds(events, "mii") == [{"seat": 0, "round": 1, "place": 1, "put_away": 6}]
+    assert kinds(events, "trick_won")[0]["next_leader"] == 1 and state["turn"] == 1
+    # Seat 4, with no yellow, may play anything but cannot win.
+    run(state, rng, ["y15 y1 y3"])
+    assert GAME.legal(state, 4) == [{"play": c} for c in cards("g5 g6 g7 g8 b5 b6")]
+    events = run(state, rng, ["g5"] + FIVE_PLAY[4:])
+    won = kinds(events, "trick_won")
+    assert [w["seat"] for w in won] == [1, 1, 2, 2, 3, 3]
+    assert [len(w["cards"]) for w in won] == [4] * 6  # seat 0 is skipped
+    assert kinds(events, "hi_fu") == [{"seat": 1, "round": 1, "place": 2, "points": 2},
+                                      {"seat": 2, "round": 1, "place": 3, "points": 3},
+                                      {"seat": 3, "round": 1, "place": 4, "points": 4}]
+    assert GAME.view(state, None)["board"][0]["pawns"] == [
+        {"seat": 0, "place": 1, "standing": False}, {"seat": 1, "place": 2, "standing": True},
+        {"seat": 2, "place": 3, "standing": True}, {"seat": 3, "place": 4, "standing": True}]
+    (scored,) = kinds(events, "round_scored")
+    assert scored == {"round": 1, "gains": [0, 2, 3, 4, 0], "penalties": [0] * 5,
+                      "scores": [0, 2, 3, 4, 0]}
+    assert kinds(events, "round_started")[0]["leader"] == 3
+
+
 def test_everyone_but_one_out_and_a_round_of_nine_tricks():
     state, rng = started(SOLID)
     events = run(state, rng, SOLID_PLAY)
@@ -446,6 +517,22 @@ def test_last_trick_winner_leads_next_round_even_when_out():
     events = discard_all(state, rng, MIXED)
     assert events[-1].public == {"play_started": {"round": 2, "leader": 2}}
     assert GAME.to_act(state) == [2]
+
+
+def test_last_trick_winner_leads_next_round_without_scoring():
+    """From round 2 the last trick's winner leads "whether or not they scored": here with one trick."""
+    # (Nobody can win the last trick with 0 tricks: one trick is the fewest.)
+    state, rng = started([LAST_ALONE, MIXED])
+    events = run(state, rng, LAST_ALONE_PLAY)
+    assert [w["seat"] for w in kinds(events, "trick_won")] == [0, 0, 0, 1, 1, 1, 2, 2, 3]
+    (scored,) = kinds(events, "round_scored")
+    assert scored["gains"] == [0, 0, 3, 0] and scored["scores"] == [0, 0, 3, 0]
+    assert [p["seat"] for p in state["pawns"][0]] == [0, 1, 2]  # seat 3: no pawn
+    assert kinds(events, "round_started") == [{"round": 2, "leader": 3, "dealt": 13, "keep": 9,
+                                               "hand": []}]
+    events = discard_all(state, rng, MIXED)
+    assert events[-1].public == {"play_started": {"round": 2, "leader": 3}}
+    assert GAME.to_act(state) == [3]
 
 
 def test_finished_trick_is_shown_only_until_the_next_first_card():
@@ -487,6 +574,18 @@ def test_round_values_rise_with_the_rounds():
     events = run(state, rng, MIXED_A)
     assert kinds(events, "hi_fu")[0]["points"] == 2
     assert kinds(events, "round_scored")[0]["gains"] == [0, 3, 4, 5]
+
+
+@pytest.mark.parametrize("round_, values", [(2, [1, 2, 3, 4]), (4, [2, 3, 4, 5])])
+def test_round_values_in_play_rounds_two_and_four(round_, values):
+    """Round board table: 2R scores like 1R (1-4), 4R like 3R (2-5), place by place."""
+    state, rng = started(MIXED, round=round_)
+    events = run(state, rng, MIXED_A)
+    assert [h["points"] for h in kinds(events, "hi_fu")] == values
+    assert [h["round"] for h in kinds(events, "hi_fu")] == [round_] * 4
+    (scored,) = kinds(events, "round_scored")
+    assert scored["round"] == round_ and scored["gains"] == [0, *values[1:]]
+    assert GAME.outcome(state) is None and state["round"] == round_ + 1
 
 
 def test_back_side_out_penalty_never_below_zero():
@@ -559,6 +658,25 @@ def test_tie_break_ignores_a_knocked_over_pawn():
                                           {"seat": 0, "round": 5, "place": 2, "points": 4}]
     assert kinds(events, "mii")[0]["place"] == 2
     assert GAME.outcome(state).scores == [9, 9, 5, 6] and GAME.outcome(state).winners == [1]
+
+
+def test_tie_break_looks_only_at_the_tied_seats():
+    """Tie-break "among the tied": a later standing pawn of a seat not tied is ignored."""
+    # Places: seat 1 second, seat 2 third, seat 3 fourth (standing, but on 6 only).
+    state, rng = started(MIXED, round=5, scores=[0, 5, 4, 0])
+    over = kinds(run(state, rng, MIXED_A), "game_over")
+    assert over == [{"reason": "five_rounds", "scores": [0, 9, 9, 6], "winners": [2],
+                     "tie_break": True}]
+
+
+def test_tie_break_standing_pawn_beats_no_pawn():
+    """Tie-break: a tied seat whose pawn stands beats a tied seat that never reached two tricks."""
+    # Seat 1 stands in place 2 (4 points in round 5); seat 4 took no trick, no pawn.
+    state, rng = started(FIVE, round=5, scores=[0, 5, 0, 0, 9])
+    events = run(state, rng, FIVE_PLAY)
+    assert kinds(events, "round_scored")[0]["gains"] == [0, 4, 5, 6, 0]
+    assert kinds(events, "game_over") == [{"reason": "five_rounds", "scores": [0, 9, 5, 6, 9],
+                                           "winners": [1], "tie_break": True}]
 
 
 def test_tie_with_no_standing_pawn_shares_the_win():
@@ -653,6 +771,10 @@ class Invariants:
         pawns = state["pawns"][rnd - 1]
         standing = {p["seat"]: place for place, p in enumerate(pawns, 1) if p["standing"]}
         knocked = {p["seat"] for p in pawns if not p["standing"]}
+        # rules/hi_fu.md: "place 5 can never be reached"; "At 4 players ... someone
+        # goes out every round" (a knocked-over pawn is a third trick).
+        assert len(pawns) <= 4
+        assert knocked or self.players == 5
         for seat in range(self.players):
             gain, loss = scored["gains"][seat], scored["penalties"][seat]
             if seat in standing:
