@@ -365,6 +365,57 @@ def test_play_goes_clockwise_and_draws_back_to_four():
     harness.rejected(GAME, state, 1, as_onion("black-1"), rng, "NOT_YOUR_TURN")
 
 
+def test_three_players_wrap_around_for_turns_and_neighbours():
+    """A turn / way 1: with 3 seats, seat 2's left is seat 0 and seat 0's right is seat 2."""
+    state, rng = position([["red-5"], ["blue-3"], ["green-1"]],
+                          [["green-6", "orange-4"], ["red-3", "orange-5"], ["red-2", "orange-6"]],
+                          draw=["black-7"], first=2)
+    assert GAME.to_act(state) == [2]
+    assert faces_up(state, 2, "red-2") == ["left"]  # seat 0's red 5, across the wrap
+    events = harness.play(GAME, state, 2, up("red-2", "left"), rng)
+    assert events[0].public == {"card_played": {"seat": 2, "card": card("red-2"), "onto": 0}}
+    assert events[1].public["cards_drawn"]["seat"] == 2
+    assert GAME.to_act(state) == [0]  # after the last seat comes seat 0
+    assert faces_up(state, 0, "green-6") == ["right"]  # seat 2's green 1, across the wrap
+    events = harness.play(GAME, state, 0, up("green-6", "right"), rng)
+    assert events[0].public["card_played"]["onto"] == 2
+    assert GAME.to_act(state) == [1]
+    # red 3 matches seat 0's red 2 (right) and its own blue 3: it must give it right.
+    assert faces_up(state, 1, "red-3") == ["right"]
+    harness.rejected(GAME, state, 1, up("red-3", "own"), rng, "MUST_GIVE_TO_NEIGHBOUR")
+    harness.play(GAME, state, 1, up("red-3", "right"), rng)
+    assert top(state, 0) == {"card": "red-3", "onion": False}
+    assert GAME.to_act(state) == [2]
+
+
+def test_six_players_turn_order_and_neighbours():
+    """A turn / way 1 with 6 seats: seat 5 and seat 0 are neighbours; empty hands are skipped."""
+    state, rng = position([["red-1"], ["orange-2"], ["yellow-3"], ["green-4"], ["blue-5"],
+                           ["purple-6"]],
+                          [["purple-2", "black-3"], [], ["yellow-4"], [], ["purple-1", "black-2"],
+                           ["black-1", "black-4"]], first=4)
+    assert faces_up(state, 4, "purple-1") == ["left"]  # seat 5's purple 6
+    events = harness.play(GAME, state, 4, up("purple-1", "left"), rng)
+    assert events[0].public["card_played"]["onto"] == 5
+    assert GAME.to_act(state) == [5]
+    # black 1 matches seat 0's red 1 (left, across the wrap) and its own purple 1.
+    assert faces_up(state, 5, "black-1") == ["left"]
+    harness.rejected(GAME, state, 5, up("black-1", "own"), rng, "MUST_GIVE_TO_NEIGHBOUR")
+    events = harness.play(GAME, state, 5, up("black-1", "left"), rng)
+    assert events[0].public["card_played"]["onto"] == 0
+    assert GAME.to_act(state) == [0]
+    # purple 2 matches seat 1's orange 2 (left) and seat 5's purple 1 (right): either.
+    assert faces_up(state, 0, "purple-2") == ["left", "right"]
+    # black 3 ignores seat 2's yellow 3 (not a neighbour) and goes on the own black 1.
+    assert faces_up(state, 0, "black-3") == ["own"]
+    events = harness.play(GAME, state, 0, up("purple-2", "right"), rng)
+    assert events[0].public["card_played"]["onto"] == 5
+    assert GAME.to_act(state) == [2]  # seat 1 holds no cards
+    harness.play(GAME, state, 2, up("yellow-4", "left"), rng)
+    assert top(state, 3) == {"card": "yellow-4", "onion": False}
+    assert GAME.to_act(state) == [4]  # seat 3 holds no cards
+
+
 def test_drawing_stops_when_the_pile_is_empty_and_play_goes_on():
     state, rng = position(RULEBOOK, [["orange-1", "orange-2"], ["yellow-1", "yellow-2"],
                                      ["purple-1"]],
@@ -448,6 +499,18 @@ def test_tie_goes_to_whoever_lost_more_to_onions():
     assert GAME.outcome(state).winners == [1]
 
 
+def test_tie_break_by_losses_never_beats_a_lone_top_score():
+    """End and score: 'highest score wins'; the lost-points tie-break only splits a tie for top."""
+    state, _ = position([["red-5", "red-1", "blue-1", onion("green-2")],         # 5, lost 2
+                         ["orange-5", "orange-1", "yellow-1", onion("green-3")],  # 5, lost 2
+                         ["purple-6", "purple-3"]],                               # 9, lost 0
+                        [[], [], []])
+    view = GAME.view(state, None)
+    assert [s["lost"] for s in view["seats"]] == [2, 2, 0]
+    assert GAME.outcome(state).scores == [5, 5, 9]
+    assert GAME.outcome(state).winners == [2]
+
+
 def test_tie_with_equal_losses_is_shared():
     state, _ = position([["red-5", "red-4"], ["orange-5", "orange-4"], ["yellow-2"]],
                         [[], [], []])
@@ -516,6 +579,24 @@ def test_catapult_ignores_face_up_specials():
                           [["catapult"], [], []], special=True)
     harness.play(GAME, state, 0, {"catapult": {}}, rng)
     assert top(state, 1)["card"] == "werewolf" and state["piles"][0] == []
+
+
+def test_catapult_uncovering_an_onion_makes_the_pile_taboo():
+    """Catapult + matching: a discarded top uncovers an onion, taboo for the neighbours."""
+    piles = [["red-1"], [onion("blue-2"), "blue-7"], ["green-5"]]
+    hands = [["catapult"], [], ["blue-5"]]
+    before, _ = position(piles, hands, first=2, special=True)
+    assert faces_up(before, 2, "blue-5") == ["right"]  # seat 1's blue 7 takes it
+    state, rng = position(piles, hands, special=True)
+    events = harness.play(GAME, state, 0, {"catapult": {}}, rng)
+    played = events[0].public["special_played"]
+    assert played["discarded"] == [{"seat": 1, "card": card("blue-7")}]
+    assert played["tops"][1] == {"seat": 1, "top": {"onion": True}}  # the onion's card unnamed
+    assert GAME.view(state, 2)["seats"][1]["top"] == {"onion": True}
+    assert GAME.to_act(state) == [2]
+    # The blue 2 under the onion does not count: the blue 5 goes on seat 2's own green 5.
+    assert faces_up(state, 2, "blue-5") == ["own"]
+    harness.rejected(GAME, state, 2, up("blue-5", "right"), rng, "ONION_TABOO")
 
 
 def test_beach_towel_swaps_tops_keeping_their_side():
@@ -606,6 +687,66 @@ def test_werewolf_turns_a_face_up_special_back_into_an_onion():
     assert GAME.view(state, 1)["seats"][1]["onions"] == 1
 
 
+def test_werewolf_turns_a_face_up_number_into_an_onion_that_devalues():
+    """Werewolf: a face-up top becomes an onion, hidden, and counts among N at scoring."""
+    state, rng = position([["red-1", "red-5", "blue-3"], ["blue-1"], ["green-1"]],
+                          [["werewolf"], ["yellow-4"], ["yellow-6"]], special=True)
+    events = harness.play(GAME, state, 0, {"werewolf": {}}, rng)
+    assert state["piles"][0][-1] == {"card": "blue-3", "onion": True}
+    assert events[0].public["special_played"]["tops"][0] == {"seat": 0, "top": {"onion": True}}
+    for viewer in (None, 0, 1):
+        shown = GAME.view(state, viewer)["seats"][0]
+        assert shown["top"] == {"onion": True} and shown["onions"] == 1
+    harness.play(GAME, state, 1, as_onion("yellow-4"), rng)
+    events = harness.play(GAME, state, 2, as_onion("yellow-6"), rng)
+    result = events[-1].public["game_over"]["results"][0]
+    # 1 onion devalues the 1s: red 5 scores, red 1 is lost, the blue 3 onion scores nothing.
+    assert (result["score"], result["lost"], result["onions"], result["devalued"]) == (5, 1, 1, [1])
+    assert result["pile"][-1] == {"onion": True, "card": card("blue-3")}
+    assert GAME.outcome(state).scores == [5, 0, 0]
+
+
+def test_two_werewolves_turn_an_onion_up_then_hide_it_again():
+    """Werewolf twice: the onion shows its card, then is an onion again, named to nobody."""
+    state, rng = position([["red-1", onion("blue-3")], ["red-2"], ["red-3"]],
+                          [["werewolf", "yellow-1"], ["werewolf", "yellow-2"], ["yellow-3"]],
+                          special=True)
+    events = harness.play(GAME, state, 0, {"werewolf": {}}, rng)
+    revealed = {"onion": False, "card": card("blue-3")}
+    assert events[0].public["special_played"]["tops"][0] == {"seat": 0, "top": revealed}
+    for viewer in (None, 0, 1, 2):
+        assert GAME.view(state, viewer)["seats"][0]["top"] == revealed
+        assert GAME.view(state, viewer)["seats"][0]["onions"] == 0
+    events = harness.play(GAME, state, 1, {"werewolf": {}}, rng)
+    assert state["piles"][0] == [{"card": "red-1", "onion": False},
+                                 {"card": "blue-3", "onion": True}]
+    assert kinds(events) == ["special_played"]
+    assert events[0].public["special_played"]["tops"] == [
+        {"seat": 0, "top": {"onion": True}},
+        {"seat": 1, "top": {"onion": False, "card": card("red-2")}},
+        {"seat": 2, "top": {"onion": False, "card": card("red-3")}}]
+    for viewer in (None, 0, 1, 2):
+        assert events[0].seen_by(viewer) == events[0].public
+        shown = GAME.view(state, viewer)["seats"][0]
+        assert shown["top"] == {"onion": True} and shown["onions"] == 1
+
+
+@pytest.mark.parametrize("action", [{"carousel": {"direction": "left"}},
+                                    {"carousel": {"direction": "right"}}, {"werewolf": {}}])
+def test_carousel_or_werewolf_with_every_pile_empty_is_still_spent(action):
+    """Special cards: the card is spent even when it changes nothing; the player draws."""
+    (kind,) = action
+    state, rng = position([[], [], []], [[kind, "red-1"], ["red-2"], ["red-3"]],
+                          draw=["black-5"], special=True)
+    events = harness.play(GAME, state, 0, action, rng)
+    assert kinds(events) == ["special_played", "cards_drawn"]
+    assert events[0].public["special_played"]["tops"] == [{"seat": 0}, {"seat": 1}, {"seat": 2}]
+    assert state["piles"] == [[], [], []]
+    assert state["special_pile"] == [kind]
+    assert state["hands"][0] == ["red-1", "black-5"] and state["draw"] == []
+    assert GAME.to_act(state) == [1]
+
+
 def test_special_laid_as_onion_and_turned_up_matches_nothing_and_scores_nothing():
     state, rng = position([["red-6"], ["red-2"], ["red-3"]],
                           [["carousel", "red-4"], ["werewolf", "blue-2"], ["red-5", "red-6"]],
@@ -630,6 +771,39 @@ def test_special_laid_as_onion_and_turned_up_matches_nothing_and_scores_nothing(
     assert GAME.outcome(state) is not None
     assert GAME.view(state, None)["seats"][0]["score"] == 6
     assert GAME.view(state, None)["seats"][0]["devalued"] == [1]
+
+
+def test_beach_towel_moving_a_face_up_special_blocks_the_new_owners_neighbours():
+    """Beach Towel + face-up special: on its new pile it matches nothing for neighbours."""
+    # 5 seats: seat 2 is not seat 0's neighbour; seat 3's right neighbour is seat 2.
+    piles = [["black-4", "werewolf"], ["orange-1"], ["red-5"], ["red-1"], ["yellow-7"]]
+    hands = [["beach_towel"], [], [], ["red-3"], []]
+    before, _ = position(piles, hands, first=3, special=True)
+    assert faces_up(before, 3, "red-3") == ["right"]  # seat 2's red 5 takes it
+    state, rng = position(piles, hands, special=True)
+    harness.play(GAME, state, 0, {"beach_towel": {"seat": 2}}, rng)
+    assert top(state, 2) == {"card": "werewolf", "onion": False}
+    assert top(state, 0) == {"card": "red-5", "onion": False}
+    assert GAME.view(state, 3)["seats"][2]["top"] == {"onion": False, "card": card("werewolf")}
+    assert GAME.to_act(state) == [3]
+    assert faces_up(state, 3, "red-3") == ["own"]
+    harness.rejected(GAME, state, 3, up("red-3", "right"), rng, "DOES_NOT_MATCH")
+
+
+def test_carousel_moving_a_face_up_special_onto_an_onion_blocks_its_new_owner():
+    """Carousel + face-up special: only onions go on it, by its (new) owner too."""
+    state, rng = position([[onion("red-2")], ["purple-6"], ["blue-1", "werewolf"]],
+                          [["carousel", "yellow-3"], [], []], special=True)
+    assert faces_up(state, 0, "yellow-3") == ["own"]  # the own onion takes anything
+    harness.play(GAME, state, 0, {"carousel": {"direction": "left"}}, rng)
+    assert state["piles"][0] == [{"card": "werewolf", "onion": False}]
+    assert top(state, 1) == {"card": "red-2", "onion": True}
+    assert GAME.to_act(state) == [0]
+    assert faces_up(state, 0, "yellow-3") == []
+    harness.rejected(GAME, state, 0, up("yellow-3", "own"), rng, "DOES_NOT_MATCH")
+    harness.play(GAME, state, 0, as_onion("yellow-3"), rng)
+    assert state["piles"][0] == [{"card": "werewolf", "onion": False},
+                                 {"card": "yellow-3", "onion": True}]
 
 
 # ---- malformed and refused actions ----------------------------------------------------
