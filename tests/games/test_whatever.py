@@ -318,6 +318,47 @@ def test_last_remaining_seat_with_no_bid_may_bid_and_pays_the_auctioneer():
     assert state["tokens"] == [8, 6, 4] and state["rows"] == [[], [], ["+3"]]
 
 
+def test_auction_six_seats_wraps_clockwise_past_the_last_seat_and_skips_passed_seats():
+    """Auction: clockwise, past the last seat back to seat 0; seats that passed are skipped."""
+    state, rng = new(6, deck=["+2", "+1"], first=4)
+    for seat, action, next_up in [(4, PASS, 5), (5, bid(1), 0),  # wraps from seat 5 to seat 0
+                                  (0, PASS, 1), (1, PASS, 2), (2, PASS, 3),
+                                  (3, bid(2), 5),                # seat 4 passed: skipped
+                                  (5, bid(3), 3)]:               # 0, 1, 2 passed: skipped
+        h.play(GAME, state, seat, action, rng)
+        assert GAME.to_act(state) == [next_up], (seat, action)
+    h.rejected(GAME, state, 4, bid(4), rng, "ALREADY_PASSED")
+    h.rejected(GAME, state, 0, PASS, rng, "ALREADY_PASSED")
+    events = h.play(GAME, state, 3, PASS, rng)  # only seat 5 is left, holding the high bid
+    assert kinds(events)[:3] == ["passed", "card_won", "row_changed"]
+    card_won = events[1].public["card_won"]
+    assert card_won["seat"] == 5 and card_won["price"] == 3 and card_won["paid_to"] == 4
+    assert state["tokens"] == [6, 6, 6, 6, 9, 3] and state["middle"] == 0
+    assert state["rows"][5] == ["+2"]
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_last_remaining_seat_with_no_bid_must_choose_at_five_and_six_seats(players):
+    """Auction decision: the last seat left, with no bid made, must still bid or pass."""
+    auctioneer, last = players - 1, players - 2
+    state, rng = new(players, deck=["+3", "+1"], first=auctioneer)
+    for seat in [auctioneer, *range(last)]:  # seat players-1, then 0, 1, ... pass
+        h.play(GAME, state, seat, PASS, rng)
+    assert state["phase"] == "auction" and GAME.to_act(state) == [last]
+    assert GAME.legal(state, last) == [bid(a) for a in range(1, 7)] + [PASS]
+    bidding = copy.deepcopy(state)
+    events = h.play(GAME, state, last, PASS, rng)
+    card_won = events[1].public["card_won"]
+    assert card_won["seat"] == auctioneer and card_won["free"] and card_won["price"] == 0
+    assert state["rows"][auctioneer] == ["+3"] and state["tokens"] == [6] * players
+    events = h.play(GAME, bidding, last, bid(2), rng)
+    assert kinds(events)[:3] == ["bid_made", "card_won", "row_changed"]
+    card_won = events[1].public["card_won"]
+    assert card_won["seat"] == last and card_won["paid_to"] == auctioneer
+    assert bidding["rows"][last] == ["+3"]
+    assert bidding["tokens"][auctioneer] == 8 and bidding["tokens"][last] == 4
+
+
 def test_turn_passes_clockwise_and_a_new_card_is_drawn():
     state, rng = new(3, deck=["+1", "+2", "+3"], first=2)
     events = give(state, rng)
@@ -396,6 +437,26 @@ def test_copy_of_an_upset():
     assert take(row, "+4") == ["+4", "upset", "copy:upset"]
 
 
+def test_a_lone_copied_upset_at_the_front_counts_as_an_upset_for_settling():
+    """Copy counts as what it became for settling: a point card moves in front of it."""
+    # Arranged: the Copy's original Upset has left (play cannot get here: only point
+    # cards are exchanged, and a Trash can only reach the Upset through the Copy).
+    state, rng = new(2, deck=["+1", "+4", "+3"], rows=[["+2", "copy:upset"], []], middle=2)
+    assert row_total(state["rows"][0]) == -2
+    h.play(GAME, state, 0, PASS, rng)
+    h.play(GAME, state, 1, bid(1), rng)        # seat 1 takes the +1
+    h.play(GAME, state, 0, exchange(0), rng)   # seat 0 discards the +2 in front
+    assert state["rows"][0] == ["copy:upset"] and row_total(state["rows"][0]) == 0
+    assert GAME.view(state, None)["seats"][0]["row"] == [
+        {"kind": "upset", "value": 0, "is_copy": True, "pending": True}]
+    h.play(GAME, state, 1, PASS, rng)
+    events = h.play(GAME, state, 0, bid(1), rng)  # seat 0 wins the +4
+    row_changed = events[kinds(events).index("row_changed")].public["row_changed"]
+    assert state["rows"][0] == ["+4", "copy:upset"] and row_changed["total"] == -4
+    assert [e["kind"] for e in row_changed["effects"]] == ["moved"]
+    assert [c["pending"] for c in row_changed["row"]] == [False, False]
+
+
 def test_copy_of_a_waiting_trash_trashes_it():
     row, effects = add_card(["trash"], "copy")
     assert row == []
@@ -435,6 +496,31 @@ def test_point_card_moves_in_front_of_a_waiting_copy_and_trash():
     row, effects = add_card(row, "+3")
     assert row == ["+3"]
     assert [e["kind"] for e in effects] == ["moved", "copied", "trashed"]
+
+
+def test_trash_takes_a_pending_upset():
+    """Trash: [Upset] gains Trash -> [] (a pending Upset is taken like any card)."""
+    state, rng = new(2, deck=["trash", "+1"], rows=[["upset"], []])
+    assert GAME.view(state, None)["seats"][0]["row"][0]["pending"]
+    events = give(state, rng)
+    row_changed = events[kinds(events).index("row_changed")].public["row_changed"]
+    assert state["rows"][0] == [] and row_changed["row"] == []
+    assert [e["kind"] for e in row_changed["effects"]] == ["trashed"]
+    assert state["discarded"] == ["upset", "trash"]
+
+
+def test_trash_waits_behind_a_pending_copy_then_takes_what_the_copy_became():
+    """Settling rule 1: [Copy] gains Trash -> the Trash waits behind the waiting Copy."""
+    state, rng = new(2, deck=["trash", "+1", "+3", "+2"], rows=[["copy"], []])
+    give(state, rng)                   # seat 0 takes the Trash
+    assert state["rows"][0] == ["copy", "trash"]
+    assert [c["pending"] for c in GAME.view(state, None)["seats"][0]["row"]] == [True, True]
+    give(state, rng)                   # seat 1 takes the +1
+    events = give(state, rng)          # seat 0 takes the +3
+    row_changed = events[kinds(events).index("row_changed")].public["row_changed"]
+    assert [e["kind"] for e in row_changed["effects"]] == ["moved", "copied", "trashed"]
+    assert state["rows"][0] == ["+3"] and row_changed["total"] == 3
+    assert state["discarded"] == ["copy", "trash"]
 
 
 def test_upset_after_a_whatever_is_not_pending():
@@ -527,6 +613,18 @@ def test_exchange_can_win():
                                                 "totals": [10, 0]}
 
 
+def test_exchange_on_the_last_turn_reaching_ten_ends_for_points():
+    """Exchange then win check: on the last turn an exchange reaching 10 wins on points."""
+    state, rng = new(2, deck=["+1"], rows=[["-1", "+5", "+4"], ["+5"]])
+    all_pass(state, rng)
+    assert state["phase"] == "exchange" and GAME.view(state, None)["deck_size"] == 0
+    events = h.play(GAME, state, 0, exchange(0), rng)
+    assert kinds(events) == ["exchanged", "row_changed", "game_ended"]
+    assert events[-1].public["game_ended"] == {"reason": "points", "winners": [0],
+                                                "totals": [10, 5]}
+    assert GAME.view(state, None)["end_reason"] == "points"
+
+
 def test_exchange_settles_the_row_again():
     state, rng = new(2, deck=["+1", "+1"], rows=[["+2", "upset", "-1"], []], middle=2)
     all_pass(state, rng)
@@ -569,6 +667,21 @@ def test_no_redistribution_while_tokens_are_spread():
     assert state["tokens"] == [0, 0, 9]
 
 
+def test_redistribution_when_the_auctioneer_pays_its_own_bid_into_the_middle():
+    """Redistribution: all tokens in the middle (the auctioneer paid its own bid there)."""
+    state, rng = new(3, deck=["+1", "+1"], tokens=[1, 0, 0], middle=17)
+    h.play(GAME, state, 0, bid(1), rng)
+    h.play(GAME, state, 1, PASS, rng)
+    events = h.play(GAME, state, 2, PASS, rng)
+    assert events[1].public["card_won"]["to_middle"]
+    assert state["tokens"] == [0, 0, 0] and state["middle"] == 18
+    assert state["phase"] == "exchange" and "tokens_redistributed" not in kinds(events)
+    events = h.play(GAME, state, 0, SKIP, rng)
+    assert kinds(events) == ["exchange_skipped", "tokens_redistributed", "card_drawn"]
+    assert events[1].public == {"tokens_redistributed": {"each": 6, "middle": 0}}
+    assert state["tokens"] == [6, 6, 6] and state["middle"] == 0
+
+
 # ---- the empty deck ----------------------------------------------------------------
 
 def test_empty_deck_ends_the_game_highest_total_wins():
@@ -581,6 +694,20 @@ def test_empty_deck_ends_the_game_highest_total_wins():
     view = GAME.view(state, 0)
     assert view["phase"] == "over" and view["winners"] == [1] and view["deck_size"] == 0
     assert view["turn"] == 1 and view["auctioneer"] == 0, "the last turn played, not one more"
+
+
+def test_exchange_is_still_offered_on_the_last_turn_and_the_end_comes_after_it():
+    """Draw on an empty deck ends the game: after the last turn's exchange, not before it."""
+    state, rng = new(2, deck=["+1"], rows=[["-2", "+4"], ["+4"]])
+    all_pass(state, rng)               # seat 0 takes the last card: totals 3 and 4
+    assert state["phase"] == "exchange" and GAME.outcome(state) is None
+    assert GAME.view(state, None)["deck_size"] == 0
+    assert GAME.legal(state, 0) == [exchange(0), SKIP]
+    events = h.play(GAME, state, 0, exchange(0), rng)  # discard the -2: total 5
+    assert kinds(events) == ["exchanged", "row_changed", "game_ended"]
+    assert events[-1].public["game_ended"] == {"reason": "deck_empty", "winners": [0],
+                                                "totals": [5, 4]}
+    assert state["tokens"] == [4, 6] and state["middle"] == 2
 
 
 def test_empty_deck_tie_broken_by_most_whatevers():
@@ -598,6 +725,20 @@ def test_empty_deck_still_tied_is_shared():
     give(state, rng)
     assert GAME.outcome(state).scores == [4, 4, 4]
     assert GAME.outcome(state).winners == [0, 2]
+
+
+def test_empty_deck_tie_break_with_negative_totals():
+    """Empty deck decision: highest total (-2 beats -3), then most Whatevers, else shared."""
+    state, rng = new(3, deck=["+1"], rows=[["-2"], ["whatever", "-2"],
+                                           ["whatever", "whatever", "-4"]], first=2)
+    give(state, rng)                   # seat 2 takes the +1: totals -2, -2, -3
+    assert GAME.outcome(state).scores == [-2, -2, -3]
+    assert GAME.outcome(state).winners == [1]
+    state, rng = new(3, deck=["+1"], rows=[["whatever", "-2"], ["whatever", "-2"], ["-4"]],
+                     first=2)
+    give(state, rng)                   # totals -2, -2, -3: still tied
+    assert GAME.outcome(state).scores == [-2, -2, -3]
+    assert GAME.outcome(state).winners == [0, 1]
 
 
 def test_an_empty_deck_at_the_start_ends_at_once():
