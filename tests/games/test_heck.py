@@ -278,6 +278,30 @@ def test_safe_seats_take_supply_eggs_from_the_first_player_while_any_are_left():
         "seat": 2, "eggs": 4, "brown_eggs": 1, "friends": [], "held": [], "committed": False}
 
 
+def test_five_safe_seats_share_three_supply_eggs_from_the_first_player_round():
+    """Reveal a (safe): one egg each, in seat order from the first player, while any is left."""
+    state, rng = game(5, options={"first_seat": 3}, slots=heck_only("flip") + [None])
+    assert state["supply_brown"] == 3 and state["supply_green"] == 0
+    events = play_round(state, rng, SAFE, SAFE, SAFE, SAFE, SAFE)
+    # The marker is on seat 3: seats 3, 4 and 0 get the eggs, seats 1 and 2 find none.
+    assert [(e["seat"], e["colour"], e["eggs"], e["supply"]) for e in of(events, "egg_taken")] \
+        == [(3, "brown", 4, 2), (4, "brown", 4, 1), (0, "brown", 4, 0)]
+    assert state["brown"] == [1, 0, 0, 1, 1] and state["green"] == [3] * 5
+    assert [s["eggs"] for s in GAME.view(state, None)["seats"]] == [4, 3, 3, 4, 4]
+    assert of(events, "round_started") == [{"round": 2, "first_player": 4}]
+
+
+def test_safe_seats_take_green_supply_eggs_once_the_brown_ones_run_out():
+    """Reveal a (safe) and Players: a supply egg is brown if one is left, else green."""
+    state, rng = game(3, options={"first_seat": 1}, slots=heck_only("flip") + [None],
+                      supply_brown=1, supply_green=2)
+    events = play_round(state, rng, SAFE, SAFE, SAFE)
+    assert [(e["seat"], e["colour"], e["supply"]) for e in of(events, "egg_taken")] == [
+        (1, "brown", 2), (2, "green", 1), (0, "green", 0)]
+    assert state["brown"] == [0, 1, 0] and state["green"] == [4, 3, 4]
+    assert (state["supply_brown"], state["supply_green"]) == (0, 0)
+
+
 def test_the_reveal_shows_every_snake_and_bet_and_then_they_are_public():
     state, rng = game(snakes=[(3, 1, 0), (0, 1, 3)], slots=heck_only("flip") + [None])
     harness.play(GAME, state, 0, bet(hiss=3), rng)
@@ -306,6 +330,25 @@ def test_heck_draw_order_most_eggs_then_fewest_friends_then_seat_order():
                       slots=heck_only("flip") + [None], heck_deck=found)
     events = play_round(state, rng, bet(heck=1), bet(heck=1), bet(heck=1))
     assert [d["seat"] for d in of(events, "heck_card_drawn")] == [2, 0, 1]
+
+
+def test_heck_draw_order_across_five_seats_wraps_round_from_the_marker():
+    """Reveal b (heck): most eggs, then fewest friends, then seat order from the first player."""
+    newt = critter("bleep", "hiss")
+    deck = cards("found_egg") + cards("cracked_egg") + cards("runaway")[:1]
+    state, rng = game(5, options={"first_seat": 3}, eggs=[2, 1, 1, 1, 2],
+                      friends=[[], [newt], [], [], []], slots=heck_only("flip") + [None],
+                      heck_deck=deck)
+    events = play_round(state, rng, bet(heck=2), bet(heck=1), bet(heck=1), bet(heck=1),
+                        bet(heck=2))
+    # 2 eggs: seats 4 then 0 (seat order from seat 3); 1 egg: seats 3 and 2 (no friends,
+    # seat order from seat 3) before seat 1 (one friend). Each seat draws all its cards.
+    assert [(d["seat"], d["card"]["kind"]) for d in of(events, "heck_card_drawn")] == [
+        (4, "found_egg"), (4, "found_egg"), (0, "found_egg"), (0, "cracked_egg"),
+        (3, "cracked_egg"), (2, "cracked_egg"), (1, "runaway")]
+    assert [(e["seat"], e["eggs"]) for e in of(events, "egg_taken")] == [(4, 3), (4, 4), (0, 3)]
+    assert of(events, "critter_lost") == [
+        {"seat": 1, "critter": view_critter(newt), "cause": "runaway", "by_seat": 1}]
 
 
 def test_friends_for_the_draw_order_are_counted_when_the_heck_step_starts():
@@ -461,6 +504,56 @@ def test_a_held_card_befriends_a_critter_turned_up_by_a_stampede_refill():
     assert state["held"] == [] and state["heck_discard"] == [cards("stampede")[0], held]
 
 
+def test_stampede_refills_at_once_a_slot_a_friendship_card_emptied_in_the_same_step():
+    """Stampede: every empty slot is refilled at once, also one a Friendship card just emptied."""
+    moth = heck_only("bleep")[0]
+    flip_hiss, block_chomp = critter("flip", "hiss"), critter("block", "chomp")
+    new1, new2, new3 = (critter("block", "hiss"), critter("bleep", "slither"),
+                        critter("flip", "chomp"))
+    state, rng = game(eggs=[2, 1], slots=[flip_hiss, moth, block_chomp],
+                      critter_deck=[new1, new2, new3],
+                      heck_deck=[cards("friendship", "bleep")[0], cards("stampede")[0]])
+    events = play_round(state, rng, bet(heck=2), bet(slither=1))
+    assert kinds(events)[3:10] == ["heck_card_drawn", "critter_befriended", "heck_card_drawn",
+                                   "stampede", "slot_refilled", "slot_refilled", "slot_refilled"]
+    assert of(events, "critter_befriended")[0] == {
+        "seat": 0, "critter": view_critter(moth), "slot": 2, "cause": "friendship"}
+    assert of(events, "stampede") == [{"seat": 0, "critters": [view_critter(flip_hiss),
+                                                              view_critter(block_chomp)]}]
+    # Slot 2 (emptied by the Friendship card) is refilled by the Stampede, and its new
+    # critter is won this round; the end-of-round refill then takes the stampeded Frog.
+    assert [(r["slot"], r["critter"]["id"]) for r in of(events, "slot_refilled")] == [
+        (1, new1), (2, new2), (3, new3), (2, flip_hiss)]
+    assert of(events, "critter_befriended")[1] == {
+        "seat": 1, "critter": view_critter(new2), "slot": 2, "cause": "bet"}
+    assert state["friends"] == [[moth], [new2]]
+    assert state["slots"] == [new1, flip_hiss, new3] and state["critter_deck"] == [block_chomp]
+
+
+def test_friendship_befriends_a_heck_only_critter_a_stampede_turned_up_in_the_same_step():
+    """Friendship: an active heck-only critter of its word is befriended at once, also one a
+    Stampede refill turned up earlier in the heck step (the card is not held)."""
+    snail = heck_only("flip")[0]
+    old = [critter("bleep", "hiss"), critter("block", "hiss"), critter("block", "chomp")]
+    new2, new3 = critter("bleep", "slither"), critter("bleep", "chomp")
+    friendship = cards("friendship", "flip")[0]
+    state, rng = game(eggs=[1, 1], slots=old, critter_deck=[snail, new2, new3],
+                      heck_deck=[cards("stampede")[0], friendship])
+    events = play_round(state, rng, bet(heck=1), bet(heck=1))
+    # Seat 0 draws the Stampede (snail to slot 1), then seat 1 draws Friendship(flip).
+    assert [(d["seat"], d["card"]["kind"]) for d in of(events, "heck_card_drawn")] == [
+        (0, "stampede"), (1, "friendship")]
+    assert of(events, "card_held") == [] and state["held"] == []
+    assert of(events, "critter_befriended") == [
+        {"seat": 1, "critter": view_critter(snail), "slot": 1, "cause": "friendship"}]
+    assert state["friends"] == [[], [snail]]
+    assert state["heck_discard"] == [cards("stampede")[0], friendship]
+    # Slot 1 stays empty until the end-of-round refill brings back the first stampeded critter.
+    assert [(r["slot"], r["critter"]["id"]) for r in of(events, "slot_refilled")] == [
+        (1, snail), (2, new2), (3, new3), (1, old[0])]
+    assert state["slots"] == [old[0], new2, new3]
+
+
 # ---- Friendship ---------------------------------------------------------------------
 
 
@@ -499,6 +592,27 @@ def test_held_card_befriends_at_refill_in_order_of_holding():
     assert state["friends"] == [[], [bleep_hiss, snail]]
     assert state["held"] == [[0, newer]] and state["heck_discard"] == [older]
     assert view["seats"][0]["held"] == [{"kind": "friendship", "word": "flip"}]
+
+
+def test_one_refill_turning_up_two_heck_only_critters_serves_two_holders_oldest_first():
+    """Friendship: each heck-only critter turned up goes to the longest-held matching card,
+    and the slot is refilled again."""
+    moth, toad = heck_only("bleep")
+    older, newer = cards("friendship", "bleep")
+    won, after = critter("flip", "hiss"), critter("block", "slither")
+    # Seat 2 has held its card longest, although seat 1 comes first in seat order.
+    state, rng = game(3, eggs=[1, 1, 1], slots=[won, critter("block", "chomp"), None],
+                      critter_deck=[moth, toad, after], held=[[2, older], [1, newer]])
+    events = play_round(state, rng, bet(hiss=1), bet(heck=1), bet(heck=1))
+    assert [(r["slot"], r["critter"]["id"]) for r in of(events, "slot_refilled")] == [
+        (1, moth), (1, toad), (1, after)]
+    assert of(events, "critter_befriended") == [
+        {"seat": 0, "critter": view_critter(won), "slot": 1, "cause": "bet"},
+        {"seat": 2, "critter": view_critter(moth), "slot": 1, "cause": "held_friendship"},
+        {"seat": 1, "critter": view_critter(toad), "slot": 1, "cause": "held_friendship"}]
+    assert state["friends"] == [[won], [toad], [moth]]
+    assert state["held"] == [] and state["heck_discard"] == [older, newer]
+    assert state["slots"] == [after, critter("block", "chomp"), None]
 
 
 def test_held_cards_are_discarded_once_no_heck_only_critter_of_their_word_is_left():
@@ -626,6 +740,43 @@ def test_max_rounds_ends_the_game_and_the_most_friends_win_ties_share():
                                         "word": None}
     assert GAME.outcome(state).scores == [1, 1]
     assert GAME.view(state, 0)["round"] == 2
+
+
+def test_long_game_last_round_five_friends_is_no_win_and_the_count_decides():
+    """Winning: with long_game, 5 friends in round max_rounds is no instant win; the game
+    then ends on max_rounds and the seats with most friends win."""
+    four = [critter("bleep", "hiss"), critter("bleep", "slither"),
+            critter("flip", "hiss"), critter("flip", "slither")]
+    five = [critter("block", "hiss"), critter("block", "slither"), critter("flip", "chomp"),
+            critter("bleep", "hiss", "chomp"), critter("flip", "hiss", "chomp")]
+    state, rng = game(options={"long_game": True, "max_rounds": 1}, friends=[four, five],
+                      slots=[critter("block", "chomp"), None, None],
+                      critter_deck=heck_only("block"))
+    events = play_round(state, rng, bet(chomp=1, heck=2), bet(heck=3))
+    assert of(events, "critter_befriended")[0]["seat"] == 0 and len(state["friends"][0]) == 5
+    assert events[-1] == {"game_ended": {"reason": "max_rounds", "winners": [0, 1],
+                                         "word": None}}
+    assert GAME.outcome(state).scores == [5, 5]
+
+
+def test_long_game_clique_at_the_last_refill_beats_the_max_rounds_count():
+    """Winning: an instant win (long_game clique of 4, here from a held card at the
+    end-of-round refill) ends the game before the max_rounds check counts friends."""
+    five = [critter("bleep", "hiss"), critter("bleep", "slither"), critter("flip", "hiss"),
+            critter("flip", "slither"), critter("flip", "chomp")]
+    blocks = [critter("block", "hiss"), critter("block", "slither"), critter("block", "chomp")]
+    moth = heck_only("block")[0]
+    state, rng = game(options={"long_game": True, "max_rounds": 1}, friends=[five, blocks],
+                      held=[[1, cards("friendship", "block")[0]]],
+                      slots=[critter("bleep", "chomp"), None, None],
+                      critter_deck=[moth, critter("block", "hiss", "chomp")])
+    events = play_round(state, rng, bet(chomp=1, heck=2), bet(heck=3))
+    assert len(state["friends"][0]) == 6  # more than seat 1: the count would pick seat 0
+    assert of(events, "critter_befriended")[-1] == {
+        "seat": 1, "critter": view_critter(moth), "slot": 1, "cause": "held_friendship"}
+    assert events[-1] == {"game_ended": {"reason": "clique", "winners": [1], "word": "block"}}
+    assert kinds(events).count("game_ended") == 1
+    assert GAME.outcome(state).scores == [6, 4]
 
 
 def test_the_game_ends_when_the_critter_deck_and_the_table_are_empty():
