@@ -1,6 +1,9 @@
 """A deadline for receiving each request, for gunicorn's gthread workers.
 
-A worker thread reads a request's headers and body with blocking reads, and a
+The gateway's worker reads most requests whole in its event loop before a thread
+takes them (gunicorn_conf.GatewayWorker); a thread still reads what that leaves
+(a body sent after `100 Continue`, a request pipelined behind another, one past
+the worker's read-ahead budget). A worker thread reads with blocking reads, and a
 client that trickles its request a byte at a time never lets one of them time
 out (SO_RCVTIMEO bounds each read, see gunicorn_conf.when_ready), so it could
 hold the thread for hours. Each request's socket is armed when a thread starts

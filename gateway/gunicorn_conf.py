@@ -18,6 +18,7 @@ from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
 from gateway.deadlines import DEADLINES
+from gateway.readahead import whole
 from service import logs
 from service.config import Settings, host_port
 
@@ -40,18 +41,52 @@ REQUEST_SECONDS = 3 * _settings.client_timeout
 
 SILENT_SECONDS = 5  # how long a new connection may wait before sending anything
 
+READ_SIZE = 64 * 1024  # most bytes one read in the event loop takes
+# Most bytes of unfinished requests a worker's event loop holds at once; past it, a
+# request goes to a thread as it is, which reads the rest (as gunicorn does it).
+READ_AHEAD_BUDGET = 16 * 1024 * 1024
+
 
 class GatewayWorker(gthread.ThreadWorker):
-    """gunicorn's gthread worker, except that a new connection waits in the
-    worker's poller until it sends something, as a kept-alive one does, rather
-    than on a thread: gunicorn 27 hands each new connection to a thread that
-    waits up to 5 s for its first bytes, so a few dozen silent connections (a
-    port scan, browsers' pre-connects) stalled everyone. Silent ones are closed
-    after the keep-alive time. With a gunicorn whose worker lacks that
-    machinery, connections are accepted as gunicorn does it. A new connection
-    that stays silent is closed after SILENT_SECONDS (or the keep-alive time, if
-    shorter): a long keep-alive, for a proxy's pooled connections, is no reason
-    to let silent strangers wait as long."""
+    """gunicorn's gthread worker, except that a connection takes a thread only
+    once its request is in, whole.
+
+    A new connection waits in the worker's poller until it sends something, as a
+    kept-alive one does, rather than on a thread: gunicorn 27 hands each new
+    connection to a thread that waits up to 5 s for its first bytes, so a few
+    dozen silent connections (a port scan, browsers' pre-connects) stalled
+    everyone. A new connection that stays silent is closed after SILENT_SECONDS
+    (or the keep-alive time, if shorter): a long keep-alive, for a proxy's pooled
+    connections, is no reason to let silent strangers wait as long.
+
+    Then the event loop reads the request (new and kept-alive connections alike)
+    with non-blocking reads until it is whole (gateway/readahead.py), and hands
+    it to a thread with the bytes read: a client trickling its request in holds
+    no thread, however many such clients there are. One that stalls for
+    PARLOR_CLIENT_TIMEOUT_SECONDS, or has not sent its whole request within
+    REQUEST_SECONDS, is cut off: its connection's reading side is shut, and a
+    thread answers what came as gunicorn answers a request cut short (nothing
+    for unfinished headers, 400 for an unfinished body). Bodies sent after
+    `100 Continue`, requests past READ_AHEAD_BUDGET and requests pipelined
+    behind another are read by the thread, as gunicorn does it, under the same
+    limits (gateway/deadlines.py).
+
+    With a gunicorn whose worker lacks that machinery (or that serves TLS or
+    HTTP/2, which this gateway does not configure), connections are accepted
+    and read as gunicorn does it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reading_conns: set = set()
+        self.read_ahead_bytes = 0
+        self.reads_ahead = (
+            all(hasattr(self, name) for name in ("pending_conns", "keepalived_conns", "poller",
+                                                  "on_pending_socket_readable",
+                                                  "on_client_socket_readable", "murder_pending"))
+            and not self.cfg.is_ssl and getattr(self.cfg, "http2_cleartext", "off") == "off")
+        if not self.reads_ahead:
+            self.log.warning("this gunicorn's worker lacks what the gateway builds on (gunicorn 27): "
+                             "requests are read on threads, so slow clients can hold them")
 
     def accept(self, listener):
         if not hasattr(self, "pending_conns") or not hasattr(self, "on_pending_socket_readable"):
@@ -77,9 +112,90 @@ class GatewayWorker(gthread.ThreadWorker):
         sock = conn.sock
         DEADLINES.arm(sock, REQUEST_SECONDS)
         try:
+            received = getattr(conn, "read_ahead", b"")
+            if received:  # read in the event loop: gunicorn's parser reads these bytes first
+                conn.read_ahead = b""
+                sock.setblocking(True)
+                conn.init()  # (a plain HTTP/1 connection: nothing to read for it)
+                conn.parser.unreader.unread(received)
             return super().handle(conn)
         finally:
             DEADLINES.disarm(sock)
+
+    # ---- reading requests in the event loop (see the class's docstring) ----
+
+    def on_pending_socket_readable(self, conn, client):
+        if not self.reads_ahead:
+            return super().on_pending_socket_readable(conn, client)
+        self.poller.unregister(client)
+        self.pending_conns.remove(conn)
+        conn.data_ready = True
+        self.start_reading(conn)
+
+    def on_client_socket_readable(self, conn, client):
+        if not self.reads_ahead:
+            return super().on_client_socket_readable(conn, client)
+        self.poller.unregister(client)
+        self.keepalived_conns.remove(conn)
+        self.start_reading(conn)
+
+    def start_reading(self, conn):
+        now = time.monotonic()
+        conn.received = bytearray()
+        conn.read_due = now + REQUEST_SECONDS
+        conn.stall_due = now + _settings.client_timeout
+        self.reading_conns.add(conn)
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_request_bytes, conn))
+        self.on_request_bytes(conn, conn.sock)  # readable now
+
+    def on_request_bytes(self, conn, sock):
+        try:
+            data = sock.recv(READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:  # reset by the client
+            self.stop_reading(conn)
+            self.nr_conns -= 1
+            conn.close()
+            return
+        if not data and not conn.received:  # closed without sending anything
+            self.stop_reading(conn)
+            self.nr_conns -= 1
+            conn.close()
+            return
+        conn.received += data
+        self.read_ahead_bytes += len(data)
+        conn.stall_due = time.monotonic() + _settings.client_timeout
+        if (not data or whole(conn.received, _settings.max_body_bytes)
+                or self.read_ahead_bytes > READ_AHEAD_BUDGET):
+            self.hand_over(conn)
+
+    def stop_reading(self, conn):
+        self.poller.unregister(conn.sock)
+        self.reading_conns.discard(conn)
+        self.read_ahead_bytes -= len(conn.received)
+
+    def hand_over(self, conn):
+        self.stop_reading(conn)
+        conn.read_ahead, conn.received = bytes(conn.received), bytearray()
+        self.enqueue_req(conn)
+
+    def murder_pending(self):
+        super().murder_pending()
+        if not self.reading_conns:
+            return
+        now = time.monotonic()
+        for conn in [c for c in self.reading_conns if min(c.read_due, c.stall_due) <= now]:
+            if conn.stall_due <= now:
+                self.log.info("closed a connection that stalled for %d s", _settings.client_timeout)
+            else:
+                self.log.info("closed a connection that did not send its whole request within %d s",
+                              REQUEST_SECONDS)
+            try:
+                conn.sock.shutdown(socket.SHUT_RD)  # the thread reads what came, then the end
+            except OSError:
+                pass
+            self.hand_over(conn)
 
 
 worker_class = GatewayWorker

@@ -486,6 +486,93 @@ def test_a_request_trickled_in_a_byte_at_a_time_is_cut_off(strict_stack):
     assert "Traceback" not in s.log("gateway")
 
 
+def test_trickling_clients_hold_no_thread_while_they_send(strict_stack):
+    """Three times as many clients as threads trickle their requests in: the
+    gateway reads them in its event loop, so everyone else is served meanwhile,
+    not after the tricklers are cut off."""
+    import socket
+    import threading
+    import time
+
+    s = strict_stack
+    request = b"GET /v1/games HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"p" * 100 + b"\r\n\r\n"
+    stop = threading.Event()
+
+    def trickle() -> None:
+        with socket.create_connection(("127.0.0.1", s.http_port), timeout=15) as sock:
+            try:
+                for byte in request:
+                    if stop.is_set():
+                        return
+                    sock.sendall(bytes([byte]))
+                    time.sleep(0.25)
+            except OSError:  # cut off after three client timeouts
+                pass
+
+    tricklers = [threading.Thread(target=trickle) for _ in range(6)]
+    for t in tricklers:
+        t.start()
+    try:
+        time.sleep(0.5)
+        for _ in range(5):  # over the next few seconds, well before the tricklers are cut off
+            assert answers_soon(s, within=1), "trickling clients held the threads"
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        for t in tricklers:
+            t.join(30)
+    assert "Traceback" not in s.log("gateway")
+
+
+def send_in_pieces(sock, data: bytes, pieces: int, pause: float = 0.2) -> None:
+    import time
+
+    step = -(-len(data) // pieces)
+    for at in range(0, len(data), step):
+        sock.sendall(data[at:at + step])
+        time.sleep(pause)
+
+
+def read_responses(sock, count: int) -> list[tuple[int, bytes]]:
+    """The next `count` HTTP/1.1 responses (each with a Content-Length): status and body."""
+    reply, responses = b"", []
+    while len(responses) < count:
+        head, blank, rest = reply.partition(b"\r\n\r\n")
+        fields = head.lower().split(b"\r\n")
+        length = next((int(f.split(b":")[1]) for f in fields if f.startswith(b"content-length:")), 0)
+        if blank and len(rest) >= length:
+            responses.append((int(head.split()[1]), rest[:length]))
+            reply = rest[length:]
+        else:
+            reply += sock.recv(65536)
+    return responses
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_requests_that_arrive_in_pieces_are_served_whole(strict_stack, framing):
+    """A request whose headers and body come in several pieces (within the
+    client timeout) is answered as if it came at once: on a new connection, on a
+    kept-alive one, and with a second request pipelined behind it."""
+    import json
+    import socket
+
+    body = json.dumps({"game": "what_the_heck", "players": 2}).encode()
+    if framing == "chunked":
+        framed = b"Transfer-Encoding: chunked\r\n\r\n" + b"".join(
+            b"%x\r\n%s\r\n" % (len(part), part) for part in (body[:10], body[10:])) + b"0\r\n\r\n"
+    else:
+        framed = b"Content-Length: %d\r\n\r\n" % len(body) + body
+    create = b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framed
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+        send_in_pieces(sock, create, pieces=5)
+        ((status, reply),) = read_responses(sock, 1)
+        assert status == 200 and json.loads(reply)["game"] == "what_the_heck"
+        send_in_pieces(sock, create + b"GET /v1/games HTTP/1.1\r\nHost: x\r\n\r\n", pieces=7)
+        (status, reply), (then, games) = read_responses(sock, 2)
+        assert status == 200 and json.loads(reply)["status"] == "WAITING"
+        assert then == 200 and "games" in json.loads(games)
+
+
 def test_silent_connections_wait_without_holding_threads(strict_stack):
     """Connections that send nothing (port scans, browsers' pre-connects) wait
     in the poller, not on a thread, and are closed after the keep-alive time."""
