@@ -140,38 +140,45 @@ class GatewayWorker(gthread.ThreadWorker):
         self.start_reading(conn)
 
     def start_reading(self, conn):
+        """Reads on a connection that has become readable. Most requests come
+        whole in this first read and go to a thread at once; the others wait in
+        the poller for more."""
         now = time.monotonic()
         conn.received = bytearray()
+        conn.polled = False
         conn.read_due = now + REQUEST_SECONDS
         conn.stall_due = now + _settings.client_timeout
         self.reading_conns.add(conn)
-        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_request_bytes, conn))
-        self.on_request_bytes(conn, conn.sock)  # readable now
+        if self.on_request_bytes(conn, conn.sock):
+            self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_request_bytes, conn))
+            conn.polled = True
 
-    def on_request_bytes(self, conn, sock):
+    def on_request_bytes(self, conn, sock) -> bool:
+        """Reads what has come; True while the request is still coming."""
         try:
             data = sock.recv(READ_SIZE)
         except (BlockingIOError, InterruptedError):
-            return
+            return True
         except OSError:  # reset by the client
+            data = None
+        if not data and not conn.received:  # closed (or reset) without sending anything
             self.stop_reading(conn)
             self.nr_conns -= 1
             conn.close()
-            return
-        if not data and not conn.received:  # closed without sending anything
-            self.stop_reading(conn)
-            self.nr_conns -= 1
-            conn.close()
-            return
-        conn.received += data
-        self.read_ahead_bytes += len(data)
-        conn.stall_due = time.monotonic() + _settings.client_timeout
-        if (not data or whole(conn.received, _settings.max_body_bytes)
-                or self.read_ahead_bytes > READ_AHEAD_BUDGET):
-            self.hand_over(conn)
+            return False
+        if data:
+            conn.received += data
+            self.read_ahead_bytes += len(data)
+            conn.stall_due = time.monotonic() + _settings.client_timeout
+            if not (whole(conn.received, _settings.max_body_bytes)
+                    or self.read_ahead_bytes > READ_AHEAD_BUDGET):
+                return True
+        self.hand_over(conn)  # whole, or the client has stopped sending: gunicorn answers
+        return False
 
     def stop_reading(self, conn):
-        self.poller.unregister(conn.sock)
+        if conn.polled:
+            self.poller.unregister(conn.sock)
         self.reading_conns.discard(conn)
         self.read_ahead_bytes -= len(conn.received)
 
