@@ -19,6 +19,14 @@ from .deadlines import DEADLINES
 log = logging.getLogger("gateway")
 
 
+def stream_slots(threads: int) -> int:
+    """Live event streams one gateway worker keeps open at once. Each holds a
+    thread while open; a quarter of the threads (at least one) stay for every
+    other request, the probes' among them, so a worker full of streams still
+    answers its API calls and its liveness probe promptly."""
+    return threads - max(1, threads // 4)
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask(__name__)
@@ -29,8 +37,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["parlor"] = ServiceClient(settings.service_target, settings.rpc_timeout,
                                              settings.max_body_bytes, settings.stream_seconds,
                                              health_checking=settings.gateway_health_checking)
-    # Each open event stream holds a thread; one is always kept for other requests.
-    app.extensions["parlor.streams"] = threading.BoundedSemaphore(settings.gateway_threads - 1)
+    app.extensions["parlor.streams"] = threading.BoundedSemaphore(stream_slots(settings.gateway_threads))
     errors.init_app(app)
     app.wsgi_app = _RequestGuard(app.wsgi_app, settings.max_body_bytes)
 
