@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -43,15 +44,30 @@ def main(argv: list[str] | None = None) -> None:
         from .server import main as serve
         serve()
     elif command == "gateway":
+        settings = Settings.from_env()
+        _check_free(settings.host, settings.http_port, "PARLOR_HTTP_PORT")
         os.execv(sys.executable, [sys.executable, *GATEWAY_ARGS])
     else:
         sys.exit(dev())
+
+
+def _check_free(host: str, port: int, variable: str) -> None:
+    """Stops with a message naming `variable` when the port cannot be bound
+    (gunicorn would retry for 5 s and then name neither)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            sock.bind((host, port))
+    except OSError as exc:
+        raise SystemExit(f"cannot listen on {host_port(host, port)} ({variable}): {exc.strerror or exc}") from None
 
 
 def dev() -> int:
     env = dict(os.environ)
     env.setdefault("PARLOR_HOST", "127.0.0.1")
     settings = Settings.from_env()
+    _check_free(env["PARLOR_HOST"], settings.http_port, "PARLOR_HTTP_PORT")  # before anything starts
     if settings.redis_url:
         return _supervise(env, settings, embedded=False)
     from .embedded_redis import EmbeddedRedis

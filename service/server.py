@@ -199,7 +199,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     except RuntimeError:  # grpcio raises where older versions returned 0
         port = 0
     if port == 0:
-        raise SystemExit(f"cannot listen on {where} (is another process using the port?)")
+        raise SystemExit(f"cannot listen on {where} (PARLOR_GRPC_PORT): is another process using the port?")
     keeper = RedisHealth(store, health_servicer, settings.abandoned_ttl)
     await keeper.start()
     await server.start()

@@ -142,3 +142,22 @@ def test_service_without_redis_url_says_what_is_missing():
     result = subprocess.run([PARLOR, "service"], env=env, capture_output=True, text=True, timeout=30)
     assert result.returncode != 0 and "REDIS_URL" in result.stderr
 
+
+
+def test_dev_on_a_taken_http_port_stops_at_once_naming_the_variable():
+    """Before starting anything (no embedded Redis left behind), and without
+    gunicorn's five seconds of retries."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
+        env.update({"PARLOR_HTTP_PORT": str(port), "PARLOR_GRPC_PORT": str(free_port()),
+                    "PARLOR_METRICS_PORT": str(free_port())})
+        started = time.monotonic()
+        result = subprocess.run([PARLOR, "dev"], env=env, capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0 and time.monotonic() - started < 4
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"cannot listen on 127.0.0.1:{port} (PARLOR_HTTP_PORT): Address already in use")

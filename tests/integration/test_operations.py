@@ -182,7 +182,8 @@ def test_a_second_service_on_a_taken_port_refuses_to_start(stack, rest):
     So it does when the metrics port is the one taken."""
     for free, words in (
             ("PARLOR_METRICS_PORT",
-             f"cannot listen on 127.0.0.1:{stack.grpc_port} (is another process using the port?)"),
+             f"cannot listen on 127.0.0.1:{stack.grpc_port} (PARLOR_GRPC_PORT): "
+             "is another process using the port?"),
             ("PARLOR_GRPC_PORT", f"cannot serve metrics on 127.0.0.1:{stack.metrics_port} "
                                  "(PARLOR_METRICS_PORT): Address already in use")):
         env = {**stack.process_env(), free: str(free_port())}  # the other port is the first's
@@ -191,6 +192,19 @@ def test_a_second_service_on_a_taken_port_refuses_to_start(stack, rest):
         assert second.returncode != 0
         assert second.stderr.strip().splitlines()[-1] == words
     assert rest.get("/v1/games").status == 200
+
+
+def test_parlor_gateway_on_a_taken_port_names_the_variable(stack, tmp_path):
+    """gunicorn would retry the bind for 5 s and then name neither the port's
+    variable nor the reason; `parlor gateway` checks the port first."""
+    metrics = tmp_path / "metrics"
+    env = {**stack.process_env(), "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
+    second = subprocess.run([sys.executable, "-c", "from service.cli import main; main(['gateway'])"],
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert second.returncode != 0
+    assert second.stderr.strip().splitlines()[-1] == (
+        f"cannot listen on 127.0.0.1:{stack.http_port} (PARLOR_HTTP_PORT): Address already in use")
+    assert not metrics.exists(), "gunicorn was started"
 
 
 def test_the_service_keeps_its_metrics_in_memory_whatever_the_gateway_variable_says(tmp_path):
