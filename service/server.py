@@ -48,7 +48,7 @@ class RedisHealth:
         self.store = store
         self.servicer = servicer
         self.abandoned_ttl = abandoned_ttl
-        self._task: asyncio.Task | None = None
+        self._tasks: list[asyncio.Task] = []
         self._silent = 0  # checks in a row that got no answer
         self._failed = 0  # checks in a row that failed, in any way (while any, the next comes sooner)
         self._served = False  # health has been SERVING since the start
@@ -98,14 +98,15 @@ class RedisHealth:
         if self.not_permitted:
             raise SystemExit(f"The Redis user may not run a command Parlor needs ({self.not_permitted}); "
                              "see deploy/README.md for its ACL")
-        self._task = asyncio.create_task(self._run(), name="redis-health")
+        self._tasks = [asyncio.create_task(self._run(), name="redis-health"),
+                       asyncio.create_task(self._count(), name="active-matches")]
 
     def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
 
     async def _run(self) -> None:
-        was, counted = None, 0.0
+        was = None
         while True:
             await asyncio.sleep(RECOVERY_INTERVAL if self._failed else HEALTH_INTERVAL)
             try:
@@ -113,13 +114,24 @@ class RedisHealth:
                 if now != was and was is not None:
                     log.warning("redis health changed", extra={"serving": now})
                 was = now
-                if now and time.monotonic() - counted >= ACTIVE_INTERVAL:
-                    counted = time.monotonic()
-                    metrics.ACTIVE.set(await self.store.count_active(time.time(), self.abandoned_ttl))
-            except ParlorError:
-                pass  # (the gauge waits for the next round)
             except Exception:  # noqa: BLE001 (the checks must go on whatever happens)
                 log.exception("redis health round failed")
+
+    async def _count(self) -> None:
+        """The active-matches gauge, on its own: a count that waits out Redis's
+        socket timeout (Redis hung in the middle of it) must not hold up the
+        health checks that notice it."""
+        while True:
+            counted = False
+            if self._served and not self._failed:
+                try:
+                    metrics.ACTIVE.set(await self.store.count_active(time.time(), self.abandoned_ttl))
+                    counted = True
+                except ParlorError:
+                    pass  # (the gauge waits for the next round)
+                except Exception:  # noqa: BLE001 (the counts must go on whatever happens)
+                    log.exception("counting active matches failed")
+            await asyncio.sleep(ACTIVE_INTERVAL if counted else HEALTH_INTERVAL)
 
 
 def _add_reflection(server: grpc.aio.Server, names: tuple[str, ...]) -> None:

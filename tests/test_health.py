@@ -101,3 +101,44 @@ def test_a_lasting_unexpected_failure_is_logged_once(caplog):
         assert checks(store, 6) == [False, False, False, True, True, False]  # (SERVING through one)
     logged = [r.error for r in caplog.records if r.getMessage() == "redis health check failed"]
     assert logged == ["NoPermissionError: no permissions to run the 'ping' command"] * 2 + ["ValueError: odd"]
+
+
+class HangingCount(Store):
+    """Redis hangs in the middle of the active-matches count (it waits out the
+    socket timeout) and answers no ping from then on."""
+
+    def __init__(self):
+        super().__init__(True)
+        self.counting = asyncio.Event()
+
+    async def ping(self):
+        if self.counting.is_set():
+            raise down()
+        return await super().ping()
+
+    async def count_active(self, now, abandoned_after):
+        self.counting.set()
+        await asyncio.sleep(30)
+
+
+def test_a_count_hanging_on_redis_does_not_hold_up_the_health_checks(monkeypatch):
+    """The gauge's count of active matches runs beside the checks: a Redis
+    that hangs during it is reported NOT_SERVING at the second failed check,
+    not after the count's socket timeout."""
+    monkeypatch.setattr("service.server.HEALTH_INTERVAL", 0.1)
+    monkeypatch.setattr("service.server.RECOVERY_INTERVAL", 0.1)
+    servicer = health.aio.HealthServicer()
+    keeper = RedisHealth(HangingCount(), servicer, 60)
+
+    async def run():
+        await keeper.start()
+        try:
+            for _ in range(50):
+                await asyncio.sleep(0.1)
+                status = (await servicer.Check(health_pb2.HealthCheckRequest(service=""), None)).status
+                if status == health_pb2.HealthCheckResponse.NOT_SERVING:
+                    return True
+            return False
+        finally:
+            keeper.stop()
+    assert asyncio.run(run()), "still SERVING after 5 s"
