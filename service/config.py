@@ -20,10 +20,9 @@ def _int(name: str, default: int, minimum: int = 0, maximum: int = 2**31 - 1) ->
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SystemExit(f"{name} must be an integer, not {raw!r}") from None
+    if not re.fullmatch(r"-?[0-9]+", raw):  # (int() would also take "1_000", "+5", "٣")
+        raise SystemExit(f"{name} must be an integer, not {raw!r}")
+    value = int(raw)
     if value < minimum:
         raise SystemExit(f"{name} must be at least {minimum}, not {value}")
     if value > maximum:

@@ -43,6 +43,19 @@ def test_a_number_that_is_not_one_stops_with_the_variables_name(monkeypatch, nam
         Settings.from_env()
 
 
+@pytest.mark.parametrize("raw", ["1_000", "+5", "1.5", "1e3", "0x10", "\u0663", "5 5"])
+def test_only_plain_decimal_digits_are_a_number(monkeypatch, raw):
+    monkeypatch.setenv("PARLOR_DRAIN_SECONDS", raw)
+    with pytest.raises(SystemExit, match="^PARLOR_DRAIN_SECONDS must be an integer"):
+        Settings.from_env()
+
+
+@pytest.mark.parametrize("raw, value", [(" 7 ", 7), ("07", 7), ("0", 0)])
+def test_surrounding_spaces_and_leading_zeros_are_read(monkeypatch, raw, value):
+    monkeypatch.setenv("PARLOR_DRAIN_SECONDS", raw)
+    assert Settings.from_env().drain_seconds == value
+
+
 @pytest.mark.parametrize("name", NUMBERS)
 def test_a_number_out_of_range_stops_with_the_variables_name(monkeypatch, name):
     low, high = NUMBERS[name]
