@@ -18,7 +18,7 @@ from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
 from gateway.deadlines import DEADLINES
-from gateway.readahead import whole
+from gateway.readahead import Request
 from service import logs
 from service.config import Settings, host_port
 
@@ -145,6 +145,7 @@ class GatewayWorker(gthread.ThreadWorker):
         the poller for more."""
         now = time.monotonic()
         conn.received = bytearray()
+        conn.request = Request(_settings.max_body_bytes)
         conn.polled = False
         conn.read_due = now + REQUEST_SECONDS
         conn.stall_due = now + _settings.client_timeout
@@ -170,8 +171,7 @@ class GatewayWorker(gthread.ThreadWorker):
             conn.received += data
             self.read_ahead_bytes += len(data)
             conn.stall_due = time.monotonic() + _settings.client_timeout
-            if not (whole(conn.received, _settings.max_body_bytes)
-                    or self.read_ahead_bytes > READ_AHEAD_BUDGET):
+            if not (conn.request.whole(conn.received) or self.read_ahead_bytes > READ_AHEAD_BUDGET):
                 return True
         self.hand_over(conn)  # whole, or the client has stopped sending: gunicorn answers
         return False

@@ -1,9 +1,12 @@
 """gateway/readahead.py: when the gateway's event loop stops reading a request
 and hands it to a thread (the servers' side is in tests/integration/test_bad_input.py)."""
 
+import random
+import time
+
 import pytest
 
-from gateway.readahead import HEADERS_LIMIT, whole
+from gateway.readahead import HEADERS_LIMIT, Request, whole
 
 LIMIT = 65_536
 POST = b"POST /v1/matches HTTP/1.1\r\nHost: x\r\n"
@@ -56,3 +59,50 @@ def test_a_whole_request_is_handed_over(received):
 ], ids=lambda r: repr(r[:90]))
 def test_reading_on_is_no_use_so_gunicorn_and_the_app_answer_at_once(received):
     assert whole(received, LIMIT)
+
+
+SAMPLES = [
+    b"GET /v1/games HTTP/1.1\r\nHost: x\r\n\r\n",
+    POST + b"Content-Length: 12\r\n\r\n{\"a\": \"bc\"}",
+    CHUNKED + b"5;ext=1\r\nhello\r\n3\r\n\r\n\r\n\r\n0\r\nTrailer: v\r\n\r\n",
+    CHUNKED + b"2\r\nhi\r\n0\r\n\r\nGET /v1/games HTTP/1.1\r\n\r\n",
+    CHUNKED + b"2\r\nhiXX",
+    POST + b"Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc",
+]
+
+
+@pytest.mark.parametrize("request_", SAMPLES, ids=lambda r: repr(r[:60]))
+def test_reading_on_from_where_the_last_read_left_off_agrees_with_reading_all_at_once(request_):
+    """The worker keeps one Request per connection and asks it after every
+    read, however the bytes were split: its answer at each point is the one
+    for all the bytes so far read at once."""
+    splits = [[1] * len(request_)] + [
+        [random.Random(n).randint(1, 9) for _ in range(len(request_))] for n in range(5)]
+    for sizes in splits:
+        reading, received, at = Request(LIMIT), bytearray(), 0
+        for size in sizes:
+            if at >= len(request_):
+                break
+            received += request_[at:at + size]
+            at += size
+            done = reading.whole(received)
+            assert done == whole(bytes(received), LIMIT), (sizes[:10], bytes(received))
+            if done:
+                break
+
+
+def test_a_request_trickled_in_tiny_chunks_costs_time_in_proportion_to_its_length():
+    """Each read looks only at the bytes it brings: a body of 60,000 one-byte
+    chunks, read 6 bytes at a time, takes well under a second (walking the
+    body from its first chunk at every read would take many minutes, all of it
+    in the event loop that serves every other connection of the worker)."""
+    body = b"1\r\nx\r\n" * 60_000 + b"0\r\n\r\n"
+    reading, received = Request(LIMIT), bytearray(CHUNKED)
+    assert not reading.whole(received)
+    started = time.process_time()
+    for at in range(0, len(body), 6):
+        received += body[at:at + 6]
+        if reading.whole(received):
+            break
+    assert len(received) == len(CHUNKED) + len(body)
+    assert time.process_time() - started < 10
