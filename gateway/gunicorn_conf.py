@@ -117,10 +117,17 @@ class GatewayWorker(gthread.ThreadWorker):
                 conn.read_ahead = b""
                 sock.setblocking(True)
                 conn.init()  # (a plain HTTP/1 connection: nothing to read for it)
-                conn.parser.unreader.unread(received)
+                conn.parser.unreader.chunk = _ReadAhead(conn.parser.unreader, received)
             return super().handle(conn)
         finally:
             DEADLINES.disarm(sock)
+            unreader = getattr(conn.parser, "unreader", None)
+            if unreader is not None and isinstance(unreader.__dict__.get("chunk"), _ReadAhead):
+                # What is left (a request pipelined behind this one) goes where gunicorn
+                # looks for it, and the socket is the source again.
+                leftover = unreader.__dict__.pop("chunk").rest()
+                if leftover:
+                    unreader.unread(leftover)
 
     # ---- reading requests in the event loop (see the class's docstring) ----
 
@@ -203,6 +210,28 @@ class GatewayWorker(gthread.ThreadWorker):
             except OSError:
                 pass
             self.hand_over(conn)
+
+
+class _ReadAhead:
+    """Serves the bytes the event loop read to gunicorn's parser in the pieces a
+    socket read would give (its `chunk`), then reads the socket again. Handed to
+    it in one piece (unread), they made its chunked-body parser copy the rest of
+    them for every chunk: a body of many small chunks cost the square of its
+    length."""
+
+    def __init__(self, unreader, data: bytes) -> None:
+        self.data, self.at, self.source = memoryview(data), 0, unreader.chunk
+
+    def __call__(self, size_hint=None):
+        if self.at >= len(self.data):
+            return self.source(size_hint)
+        size = max(8192, min(size_hint or 0, 1024 * 1024))  # as gunicorn's SocketUnreader sizes reads
+        piece = bytes(self.data[self.at:self.at + size])
+        self.at += len(piece)
+        return piece
+
+    def rest(self) -> bytes:
+        return bytes(self.data[self.at:])
 
 
 worker_class = GatewayWorker

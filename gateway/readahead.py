@@ -93,6 +93,8 @@ class Request:
         """Walks on from where the last read left off: True once the last chunk
         and the empty line after its trailers are in, or at framing gunicorn
         refuses."""
+        if len(received) - self.body_at > 2 * self.body_limit + HEADERS_LIMIT:
+            return True  # chunk framing (extensions) far beyond the body: for gunicorn to read on
         while not self.last:
             line_end = received.find(b"\r\n", self.at)
             if line_end < 0:

@@ -544,7 +544,9 @@ def read_responses(sock, count: int) -> list[tuple[int, bytes]]:
             responses.append((int(head.split()[1]), rest[:length]))
             reply = rest[length:]
         else:
-            reply += sock.recv(65536)
+            more = sock.recv(65536)
+            assert more, f"the connection closed after {len(responses)} responses"
+            reply += more
     return responses
 
 
@@ -571,6 +573,22 @@ def test_requests_that_arrive_in_pieces_are_served_whole(strict_stack, framing):
         (status, reply), (then, games) = read_responses(sock, 2)
         assert status == 200 and json.loads(reply)["status"] == "WAITING"
         assert then == 200 and "games" in json.loads(games)
+
+
+def test_a_body_of_many_small_chunks_is_answered_promptly(strict_stack):
+    """60,000 one-byte chunks (a 60 KB body, under the limit, 360 KB on the
+    wire) sent at once: read ahead whole, then parsed in a blink. (Handed to
+    gunicorn's parser in one piece, they cost it seconds of CPU per request, and
+    the request was cut off at its deadline before any answer.)"""
+    import json
+    import socket
+
+    body = b"1\r\n \r\n" * 60_000 + b"0\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+        sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+        ((status, reply),) = read_responses(sock, 1)
+    assert (status, json.loads(reply)["error"]["code"]) == (400, "INVALID_JSON")  # (all spaces)
+    assert answers_soon(strict_stack, within=2)
 
 
 def test_silent_connections_wait_without_holding_threads(strict_stack):
