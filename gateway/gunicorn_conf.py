@@ -134,22 +134,21 @@ class GatewayWorker(gthread.ThreadWorker):
     def on_pending_socket_readable(self, conn, client):
         if not self.reads_ahead:
             return super().on_pending_socket_readable(conn, client)
-        self.poller.unregister(client)
-        self.pending_conns.remove(conn)
         conn.data_ready = True
-        self.start_reading(conn)
+        self.start_reading(conn, self.pending_conns)
 
     def on_client_socket_readable(self, conn, client):
         if not self.reads_ahead:
             return super().on_client_socket_readable(conn, client)
-        self.poller.unregister(client)
-        self.keepalived_conns.remove(conn)
-        self.start_reading(conn)
+        self.start_reading(conn, self.keepalived_conns)
 
-    def start_reading(self, conn):
-        """Reads on a connection that has become readable. Most requests come
+    def start_reading(self, conn, waiting):
+        """Reads on a connection that has become readable, taken off the poller
+        and out of `waiting` (new or kept-alive connections). Most requests come
         whole in this first read and go to a thread at once; the others wait in
         the poller for more."""
+        self.poller.unregister(conn.sock)
+        waiting.remove(conn)
         now = time.monotonic()
         conn.received = bytearray()
         conn.request = Request(_settings.max_body_bytes)
