@@ -46,6 +46,14 @@ READ_SIZE = 64 * 1024  # most bytes one read in the event loop takes
 # request goes to a thread as it is, which reads the rest (as gunicorn does it).
 READ_AHEAD_BUDGET = 16 * 1024 * 1024
 
+# Closing a connection after an answer with "Connection: close" (RFC 9112 section
+# 9.6, as gunicorn's close_graceful does it): the writing side is shut, then what
+# the client still sends is read and dropped until it closes too, for at most
+# LINGER_SECONDS and LINGER_DRAIN bytes, so that those bytes do not reset the
+# connection before the client has read the answer.
+LINGER_SECONDS = 2
+LINGER_DRAIN = 64 * 1024
+
 
 class GatewayWorker(gthread.ThreadWorker):
     """gunicorn's gthread worker, except that a connection takes a thread only
@@ -71,6 +79,11 @@ class GatewayWorker(gthread.ThreadWorker):
     behind another are read by the thread, as gunicorn does it, under the same
     limits (gateway/deadlines.py).
 
+    Closing a connection after its last answer lingers until the client closes
+    its side too (see LINGER_SECONDS); in gunicorn's worker that wait blocked the
+    event loop, so a few clients that never close stalled everyone. Here the
+    event loop waits for them beside everything else.
+
     With a gunicorn whose worker lacks that machinery (or that serves TLS or
     HTTP/2, which this gateway does not configure), connections are accepted
     and read as gunicorn does it."""
@@ -78,6 +91,7 @@ class GatewayWorker(gthread.ThreadWorker):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.reading_conns: set = set()
+        self.lingering_conns: set = set()
         self.read_ahead_bytes = 0
         self.reads_ahead = (
             all(hasattr(self, name) for name in ("pending_conns", "keepalived_conns", "poller",
@@ -98,7 +112,8 @@ class GatewayWorker(gthread.ThreadWorker):
                 raise
             return
         self.nr_conns += 1
-        conn = gthread.TConn(self.cfg, client, address, listener.getsockname())  # non-blocking
+        conn = _Conn(self if self.reads_ahead else None,
+                     self.cfg, client, address, listener.getsockname())  # non-blocking
         conn.timeout = time.monotonic() + min(self.cfg.keepalive, SILENT_SECONDS)
         self.pending_conns.append(conn)
         self.poller.register(conn.sock, selectors.EVENT_READ,
@@ -195,9 +210,9 @@ class GatewayWorker(gthread.ThreadWorker):
 
     def murder_pending(self):
         super().murder_pending()
-        if not self.reading_conns:
-            return
         now = time.monotonic()
+        for conn in [c for c in self.lingering_conns if c.linger_due <= now]:
+            self.end_linger(conn)
         for conn in [c for c in self.reading_conns if min(c.read_due, c.stall_due) <= now]:
             if conn.stall_due <= now:
                 self.log.info("closed a connection that stalled for %d s", _settings.client_timeout)
@@ -209,6 +224,55 @@ class GatewayWorker(gthread.ThreadWorker):
             except OSError:
                 pass
             self.hand_over(conn)
+
+    # ---- closing connections (see LINGER_SECONDS) ----
+
+    def linger(self, conn):
+        sock = conn.sock
+        try:
+            sock.setblocking(False)
+            sock.shutdown(socket.SHUT_WR)  # the client sees the end of the answer now
+        except OSError:
+            util.close(sock)
+            return
+        if len(self.lingering_conns) >= self.worker_connections:  # (each holds a file descriptor)
+            util.close(sock)
+            return
+        conn.linger_due = time.monotonic() + LINGER_SECONDS
+        conn.drained = 0
+        self.lingering_conns.add(conn)
+        self.poller.register(sock, selectors.EVENT_READ, partial(self.on_lingering_bytes, conn))
+
+    def on_lingering_bytes(self, conn, sock):
+        try:
+            data = sock.recv(READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        conn.drained += len(data)
+        if not data or conn.drained >= LINGER_DRAIN:
+            self.end_linger(conn)
+
+    def end_linger(self, conn):
+        self.poller.unregister(conn.sock)
+        self.lingering_conns.discard(conn)
+        util.close(conn.sock)
+
+
+class _Conn(gthread.TConn):
+    """gunicorn's connection, whose closing linger runs in the worker's event
+    loop (GatewayWorker.linger) rather than blocking it."""
+
+    def __init__(self, worker, *args) -> None:
+        super().__init__(*args)
+        self.worker = worker
+
+    def close(self, graceful=False):
+        if graceful and self.worker is not None:
+            self.worker.linger(self)
+        else:
+            super().close(graceful)
 
 
 class _ReadAhead:

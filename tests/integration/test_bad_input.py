@@ -645,3 +645,47 @@ def test_a_client_that_does_not_read_its_answers_is_cut_off(strict_stack):
     finally:
         for sock in hogs:
             sock.close()
+
+
+def test_clients_that_keep_closed_connections_open_stall_no_one(strict_stack):
+    """An answer with "Connection: close" ends with a linger: the gateway waits
+    (2 s at most) for the client to close its side too, so that bytes it sent
+    meanwhile do not reset the connection before the answer is read. Clients
+    that never close make that wait whole; it happens in the worker's event
+    loop, beside everyone else's requests, not in their way (in gunicorn's own
+    worker, twenty such clients stalled the worker for 40 s)."""
+    import socket
+    import time
+
+    lingering = []
+    try:
+        for _ in range(20):
+            sock = socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15)
+            sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            lingering.append(sock)
+        time.sleep(0.5)
+        for _ in range(3):
+            assert answers_soon(strict_stack, within=1), "clients holding closed connections stalled the worker"
+        started = time.monotonic()
+        for sock in lingering:
+            assert read_responses(sock, 1)[0][0] == 200
+            sock.settimeout(5)
+            assert sock.recv(100) == b"", "the gateway closed its side"
+        waited = time.monotonic() - started
+        assert waited < 4, f"all lingered in turn: {waited:.1f} s"
+        assert "Traceback" not in strict_stack.log("gateway")
+    finally:
+        for sock in lingering:
+            sock.close()
+
+
+def test_bytes_sent_after_a_closing_answer_do_not_reset_it(strict_stack):
+    """What a client sent beyond a request answered with "Connection: close" is
+    read and dropped while the gateway lingers, so the answer arrives whole
+    (closed with unread bytes, the connection is reset, the answer with it)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+        sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" + b"x" * 100_000)
+        assert read_responses(sock, 1)[0][0] == 200
+        assert sock.recv(100) == b""
