@@ -369,8 +369,12 @@ _held_lock = None
 def on_starting(server):
     global _held_lock
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
-    os.makedirs(directory, exist_ok=True)
-    lock = open(os.path.join(directory, _METRICS_LOCK), "a")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        lock = open(os.path.join(directory, _METRICS_LOCK), "a")
+    except OSError as exc:
+        sys.exit(f"PROMETHEUS_MULTIPROC_DIR {directory}: {exc.strerror or exc}; "
+                 "it must be a writable directory (see the README's configuration table)")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

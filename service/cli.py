@@ -56,6 +56,9 @@ def _check_free(host: str, port: int, variable: str) -> None:
     (gunicorn would retry for 5 s and then name neither)."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except OSError as exc:
+        raise SystemExit(f"cannot listen on PARLOR_HOST {host}: {exc.strerror or exc}") from None
+    try:
         with socket.socket(family, socket.SOCK_STREAM) as sock:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
             sock.bind((host, port))
@@ -73,7 +76,10 @@ def dev() -> int:
     from .embedded_redis import EmbeddedRedis
     redis = EmbeddedRedis()
     try:
-        env["REDIS_URL"] = redis.start().url
+        try:
+            env["REDIS_URL"] = redis.start().url
+        except RuntimeError as exc:
+            raise SystemExit(f"parlor dev: the embedded Redis: {exc}") from None
         return _supervise(env, settings, embedded=True)
     finally:
         redis.cleanup()

@@ -68,7 +68,11 @@ class EmbeddedRedis:
         if self.appendonly:
             args += ["--appendfsync", "always"]
         args += list(self.extra_args)
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError as exc:  # not there, or not a program
+            self.cleanup()
+            raise RuntimeError(f"cannot run {args[0]} (PARLOR_REDIS_SERVER): {exc.strerror or exc}") from None
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout
         while True:

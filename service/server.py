@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 import time
 
 import grpc
@@ -224,6 +225,8 @@ async def serve(settings: Settings) -> None:
                        settings.redis_max_connections)
     try:  # first: a port in use stops the service before anything else started
         start_http_server(settings.metrics_port, addr=settings.host)
+    except socket.gaierror as exc:
+        raise SystemExit(f"cannot listen on PARLOR_HOST {settings.host}: {exc.strerror or exc}") from None
     except OSError as exc:
         raise SystemExit(f"cannot serve metrics on {host_port(settings.host, settings.metrics_port)} "
                          f"(PARLOR_METRICS_PORT): {exc.strerror or exc}") from None

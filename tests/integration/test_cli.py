@@ -161,3 +161,29 @@ def test_dev_on_a_taken_http_port_stops_at_once_naming_the_variable():
     assert result.returncode != 0 and time.monotonic() - started < 4
     assert result.stderr.strip().splitlines()[-1] == (
         f"cannot listen on 127.0.0.1:{port} (PARLOR_HTTP_PORT): Address already in use")
+
+
+@pytest.mark.parametrize("variable, value, says", [
+    ("PARLOR_REDIS_SERVER", "/nonexistent/redis-server",
+     "parlor dev: the embedded Redis: cannot run /nonexistent/redis-server (PARLOR_REDIS_SERVER): "
+     "No such file or directory"),
+    ("PROMETHEUS_MULTIPROC_DIR", "/proc/parlor-metrics",
+     "PROMETHEUS_MULTIPROC_DIR /proc/parlor-metrics: No such file or directory; "
+     "it must be a writable directory (see the README's configuration table)"),
+    ("PARLOR_HOST", "nohost.invalid", "cannot listen on PARLOR_HOST nohost.invalid: "),
+])
+def test_a_bad_setting_stops_with_a_message_naming_it(variable, value, says, command="dev"):
+    """A message, not a traceback."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
+    env.update({"PARLOR_HTTP_PORT": str(free_port()), "PARLOR_GRPC_PORT": str(free_port()),
+                "PARLOR_METRICS_PORT": str(free_port()), variable: value})
+    if command == "service":
+        env["REDIS_URL"] = "redis://127.0.0.1:1/0"  # (not reached: the service stops before)
+    result = subprocess.run([PARLOR, command], env=env, capture_output=True, text=True, timeout=60)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and says in output and "Traceback" not in output, output
+
+
+def test_the_service_on_a_host_that_does_not_resolve_says_so():
+    test_a_bad_setting_stops_with_a_message_naming_it(
+        "PARLOR_HOST", "nohost.invalid", "cannot listen on PARLOR_HOST nohost.invalid: ", command="service")
