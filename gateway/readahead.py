@@ -20,6 +20,9 @@ from __future__ import annotations
 # Most bytes of request line and headers read ahead: far more than any request
 # to this API needs (gunicorn refuses a line over 4 KiB, a header over 8 KiB).
 HEADERS_LIMIT = 16 * 1024
+# The longest request line gunicorn reads (its limit_request_line, 4094 bytes by
+# default, which the gateway keeps) and its line end.
+LINE_LIMIT = 4094 + 2
 
 _HEX = frozenset(b"0123456789abcdefABCDEF")
 
@@ -58,8 +61,10 @@ class Request:
         if end < 0:
             end, blank = received.find(b"\n\n", start), 2
         if end < 0:
+            line_too_long = (self.searched <= LINE_LIMIT < len(received)  # (looked at once)
+                             and received.find(b"\n", 0, LINE_LIMIT) < 0)
             self.searched = len(received)
-            return len(received) > HEADERS_LIMIT
+            return line_too_long or len(received) > HEADERS_LIMIT
         if end > HEADERS_LIMIT:
             return True
         self.body_at = self.at = end + blank
@@ -107,7 +112,7 @@ class Request:
             if self.total > self.body_limit:
                 return True
             if size == 0:
-                self.last, self.at = True, line_end  # (at the line's end: the trailers' search starts there)
+                self.last, self.at = True, line_end + 1  # (at its line feed: the trailers' walk starts there)
                 break
             data_end = line_end + 2 + size
             if len(received) < data_end + 2:
@@ -115,11 +120,15 @@ class Request:
             if received[data_end:data_end + 2] != b"\r\n":
                 return True
             self.at = data_end + 2
-        # After the last chunk: trailer lines, then an empty line.
-        end = received.find(b"\r\n\r\n", self.at)
-        if end >= 0:
-            return True
-        self.at = max(self.at, len(received) - 3)
+        # After the last chunk: trailer lines, then an empty line, each line ending in
+        # CRLF (gunicorn refuses a bare LF at once). `at` is the last line feed walked.
+        while True:
+            lf = received.find(b"\n", self.at + 1)
+            if lf < 0:
+                break
+            if received[lf - 1] != 13 or received[lf - 3:lf - 1] == b"\r\n":
+                return True  # a bare LF, or the empty line: the end
+            self.at = lf
         return len(received) - self.body_at > self.body_limit + HEADERS_LIMIT
 
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from gateway.readahead import HEADERS_LIMIT, Request, whole
+from gateway.readahead import HEADERS_LIMIT, LINE_LIMIT, Request, whole
 
 LIMIT = 65_536
 POST = b"POST /v1/matches HTTP/1.1\r\nHost: x\r\n"
@@ -25,7 +25,9 @@ CHUNKED = POST + b"Transfer-Encoding: chunked\r\n\r\n"
     CHUNKED + b"5\r\nhello\r\n0\r\n",
     CHUNKED + b"5;ext=1\r\nhello\r\n0\r\nTrailer: v\r\n",
     POST + b"Transfer-Encoding: Chunked\r\n\r\n",
-], ids=repr)
+    b"GET /" + b"a" * (LINE_LIMIT - 20),                         # a long line, within gunicorn's limit
+    b"GET /" + b"a" * 4000 + b" HTTP/1.1\r\nX: " + b"b" * 4000,  # (the limit is the line's, not the headers')
+], ids=lambda r: repr(r[:90]))
 def test_an_unfinished_request_is_read_on(received):
     assert not whole(received, LIMIT)
 
@@ -56,6 +58,9 @@ def test_a_whole_request_is_handed_over(received):
     CHUNKED + b"zz\r\n",
     CHUNKED + b"5\r\nhelloXX",
     b"GET / HTTP/1.1\r\nX: " + b"a" * HEADERS_LIMIT,
+    b"GET /" + b"a" * LINE_LIMIT,                 # a request line over gunicorn's limit: 400 at once
+    CHUNKED + b"5\r\nhello\r\n0\r\nTrailer: v\n",  # a bare LF in the trailers: 400 at once
+    CHUNKED + b"5\r\nhello\r\n0\r\n\n",
 ], ids=lambda r: repr(r[:90]))
 def test_reading_on_is_no_use_so_gunicorn_and_the_app_answer_at_once(received):
     assert whole(received, LIMIT)
@@ -68,6 +73,8 @@ SAMPLES = [
     CHUNKED + b"2\r\nhi\r\n0\r\n\r\nGET /v1/games HTTP/1.1\r\n\r\n",
     CHUNKED + b"2\r\nhiXX",
     POST + b"Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc",
+    CHUNKED + b"2\r\nhi\r\n0\r\nA: b\r\nTrailer: v\nmore",
+    b"GET /" + b"a" * (LINE_LIMIT + 10),
 ]
 
 

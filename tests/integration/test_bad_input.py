@@ -689,3 +689,24 @@ def test_bytes_sent_after_a_closing_answer_do_not_reset_it(strict_stack):
         sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" + b"x" * 100_000)
         assert read_responses(sock, 1)[0][0] == 200
         assert sock.recv(100) == b""
+
+
+@pytest.mark.parametrize("request_bytes, status, code", [
+    (b"GET /v1/matches/" + b"a" * 5000, 414, "URL_TOO_LONG"),
+    (b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX: y\n",
+     400, "INVALID_HTTP"),
+], ids=["request line over the limit", "bare LF in the trailers"])
+def test_requests_refused_at_once_are_not_read_on_first(strict_stack, request_bytes, status, code):
+    """A request that gunicorn refuses at once however it goes on is answered
+    at once, not after the client stalls (the client timeout, 2 s here)."""
+    import json
+    import socket
+    import time
+
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=10) as sock:
+        started = time.monotonic()
+        sock.sendall(request_bytes)  # and then nothing
+        ((got, body),) = read_responses(sock, 1)
+        took = time.monotonic() - started
+    assert (got, json.loads(body)["error"]["code"]) == (status, code)
+    assert took < 1.5, f"answered after {took:.1f} s"
