@@ -31,6 +31,7 @@ def test_redis_keeps_an_aof_on_a_volume(services):
     assert redis["image"].startswith("redis:7")
     args = " ".join(command(redis))
     assert "--appendonly yes" in args and "--appendfsync everysec" in args
+    assert "--maxmemory-policy noeviction" in args
     top = yaml.safe_load(COMPOSE.read_text())
     volume, _, path = redis["volumes"][0].partition(":")
     assert path == "/data" and volume in top["volumes"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -400,6 +401,11 @@ def test_dev_runs_redis_with_aof_on_a_persistent_volume():
     (container,) = spec["template"]["spec"]["containers"]
     args = " ".join(container.get("command", []) + container.get("args", []))
     assert "--appendonly yes" in args and "--appendfsync everysec" in args
+    assert "--maxmemory-policy noeviction" in args
+    maxmemory = re.search(r"--maxmemory (\d+)mb", args)
+    limit = container["resources"]["limits"]["memory"]
+    assert maxmemory and limit.endswith("Mi") and int(maxmemory[1]) <= int(limit[:-2]) // 2, (
+        "a full Redis refuses writes, rather than being killed for memory (and again while its AOF replays)")
     claims = {c["metadata"]["name"] for c in spec["volumeClaimTemplates"]}
     data = [m["name"] for m in container["volumeMounts"] if m["mountPath"] == "/data"]
     assert data and data[0] in claims, "/data must be the persistent volume"
