@@ -219,3 +219,29 @@ def _run_forever(url: str) -> None:
         pass
     finally:
         client.close()
+
+
+def test_a_full_redis_refuses_actions_cleanly_and_they_go_through_once_it_has_room(durable_stack):
+    """maxmemory with noeviction (deploy/README.md): the script's writes are
+    refused, the API says 503 STORE_UNAVAILABLE, nothing is half-written, and
+    the same action goes through once Redis has room again."""
+    stack = durable_stack
+    rest = stack.rest()
+    match, tokens = new_rest_match(rest, "what_the_heck", 3)
+    match_id = match["matchId"]
+    before = rest.get(f"/v1/matches/{match_id}", token=tokens[0]).body
+    db = redis.Redis.from_url(stack.redis_url)
+    used = db.info("memory")["used_memory"]
+    db.config_set("maxmemory", used // 2)  # full
+    try:
+        bid = {"action": {"whatTheHeck": {"bid": 5}}}
+        reply = rest.post(f"/v1/matches/{match_id}/actions", bid, token=tokens[0])
+        assert (reply.status, reply.body["error"]["code"]) == (503, "STORE_UNAVAILABLE")
+        assert rest.get(f"/v1/matches/{match_id}", token=tokens[0]).body == before, "reads go on, unchanged"
+        created = rest.post("/v1/matches", {"game": "what_the_heck", "players": 2})
+        assert (created.status, created.body["error"]["code"]) == (503, "STORE_UNAVAILABLE")
+    finally:
+        db.config_set("maxmemory", 0)
+    reply = rest.post(f"/v1/matches/{match_id}/actions", bid, token=tokens[0])
+    assert reply.status == 200 and reply.body["match"]["version"] == before["version"] + 1
+    assert "Traceback" not in stack.log("service") + stack.log("gateway")
