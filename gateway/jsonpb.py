@@ -122,6 +122,8 @@ def _check_shapes(data: dict[str, Any], descriptor, path: str) -> None:
                 _check_whole_number(where, field, item)
             elif field.type in _RANGES and type(item) is str:  # (proto3 JSON takes "12" for 12)
                 try:
+                    if item != item.strip():  # (int() takes " 12", ParseDict does not)
+                        raise ValueError(item)
                     number = int(item)
                 except ValueError:
                     raise ApiError(400, "INVALID_ARGUMENT", f"{_where(where)} must be a whole number, "
@@ -366,6 +368,9 @@ def _plain(text: str) -> str:
     text = _TYPE_AT.sub(lambda m: f"{_where(m.group(2))} {m.group(1)}", text)
     text = _NOT_AN_INT.sub(lambda m: f"expected a whole number, got {m.group(1)}", text)
     text = _QUOTED.sub(_cut_quote, text)
+    inner = _PARSING_FIELD.sub("", text)
+    if "`" in inner or inner.startswith("The body"):  # it names the place itself
+        text = inner
     return clip(_FULL_STOPS.sub(".", text), MESSAGE_BYTES)  # one stop per nested level, before
 
 
@@ -406,4 +411,5 @@ def _oneof_twice(match: re.Match) -> str:
 
 
 _FULL_STOPS = re.compile(r"\.\.+$")
+_PARSING_FIELD = re.compile(r"^(?:Failed to parse \w+ field: )+")  # ParseDict's, once per level
 _NOT_AN_INT = re.compile(r"invalid literal for int\(\) with base 10: ('.*)")  # the end may be cut off

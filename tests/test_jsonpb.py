@@ -134,7 +134,7 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
     (pb.CreateMatchRequest, {"game": "heck", "players": 2, "heck": {"board": "front"}},
      '`options` has no field named "board"; its fields are longGame, maxRounds, firstSeat.'),
     (pb.SubmitActionRequest, {"action": {"heck": {"bogus": 1}}},
-     'Failed to parse action field: `action.heck` has no field named "bogus"; '
+     '`action.heck` has no field named "bogus"; '
      "its fields are safe, hiss, slither, chomp, heck."),
     (pb.JoinMatchRequest, {"name": 5}, "`name` must be a string, not a number."),
     (pb.CreateMatchRequest, {"game": "heck", "players": "x"},
@@ -144,7 +144,7 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 1}}, "expected_version": 1, "expectedVersion": 2},
      'The body has the field "expectedVersion" twice (as expected_version and expectedVersion).'),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 1}, "hiFu": {}}},
-     'Failed to parse action field: `action` may have only one of its "game" fields.'),
+     '`action` may have only one of its "game" fields.'),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": "seven"}}},
      '`action.whatTheHeck.bid` must be a whole number, not "seven".'),
     (pb.SubmitActionRequest, {"action": {"whatever": {"pass": []}}},
@@ -156,7 +156,7 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
      "`action.hiFu.discard.cards` must be an array, not an object."),
     (pb.JoinMatchRequest, {"name": {"first": "Ada"}}, "`name` must be a string, not an object."),
     (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"z" * 5000: 1}}},
-     'Failed to parse action field: `action.whatTheHeck` has no field named "' + "z" * 39
+     '`action.whatTheHeck` has no field named "' + "z" * 39
      + '\u2026"; its fields are bid.'),
     (pb.SubmitActionRequest, {"action": {"hiFu": {"discard": {"cards": [[]]}}}},
      "`action.hiFu.discard.cards` must be a JSON object in each element, not an array."),
@@ -166,6 +166,11 @@ def test_any_body_parses_or_fails_as_parsedict_does(cls, body):
      "`action.whatTheHeck.bid` must be a whole number from -2147483648 to 2147483647."),
     (pb.CreateMatchRequest, {"game": "heck", "players": 1e300},
      "`players` must be a whole number from -2147483648 to 2147483647."),
+    (pb.CreateMatchRequest, {"game": "heck", "players": " 3"}, '`players` must be a whole number, not " 3".'),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": "3 "}}},
+     '`action.whatTheHeck.bid` must be a whole number, not "3 ".'),
+    (pb.SubmitActionRequest, {"action": {"whatTheHeck": {"bid": 3}}, "expectedVersion": "\t3"},
+     '`expectedVersion` must be a whole number, not "\\t3".'),
 ])
 def test_parse_errors_speak_the_apis_language(cls, body, words):
     with pytest.raises(ApiError) as caught:
