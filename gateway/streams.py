@@ -11,9 +11,9 @@ so nothing is missed. Once the match is over and nothing is left to send the
 answer is 204, which tells EventSource to stop.
 
 An open stream holds one of the worker's threads (gunicorn gthread); a worker
-keeps at least one thread for other requests, so it serves at most
-PARLOR_GATEWAY_THREADS - 1 streams at once and answers 429 TOO_MANY_STREAMS
-past that. A thread blocked on the service cannot see its client hang up, so
+keeps a quarter of its threads (at least one) for other requests, so it serves
+at most stream_slots(PARLOR_GATEWAY_THREADS) streams at once (gateway/__init__.py)
+and answers 429 TOO_MANY_STREAMS past that. A thread blocked on the service cannot see its client hang up, so
 one watcher thread per worker (Hangups) watches the sockets of open streams
 and ends a stream as soon as its client is gone, freeing its slot at once
 rather than at the next failed write.
