@@ -7,7 +7,7 @@ import re
 from flask import Blueprint, current_app, g, request
 
 from parlor.v1 import parlor_pb2 as pb
-from service.errors import bearer
+from service.errors import bearer, clip
 
 from . import streams
 from .errors import ApiError, json_response
@@ -67,12 +67,23 @@ def join_match(match_id: str):
 
 
 def _take_idempotency_key(req) -> None:
-    """The Idempotency-Key header, if sent, into the request (the service checks it)."""
+    """The Idempotency-Key header, if sent, into the request (the service checks
+    it). The body may carry the key instead, as the gRPC request's field
+    `idempotencyKey`; one that differs from the header is refused rather than
+    quietly overruled."""
+    for name in request.headers.keys():
+        if name.lower().replace("_", "-").endswith("idempotency-key") and name.lower() != "idempotency-key":
+            # Ignored, a retry the client believes safe would be applied twice.
+            raise ApiError(400, "INVALID_IDEMPOTENCY_KEY", f"Send the key in the Idempotency-Key header; "
+                                                           f"{clip(name, 64)} is not read.")
     key = request.headers.get("Idempotency-Key")
     if key is not None:
         if not key:
             raise ApiError(400, "INVALID_IDEMPOTENCY_KEY",
                            "The Idempotency-Key header is empty: send a key, or leave the header out.")
+        if req.idempotency_key and req.idempotency_key != key:
+            raise ApiError(400, "INVALID_IDEMPOTENCY_KEY", "The body's `idempotencyKey` is not the "
+                                                           "Idempotency-Key header's; send the key once.")
         req.idempotency_key = key
 
 
