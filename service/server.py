@@ -15,7 +15,7 @@ import time
 
 import grpc
 import redis
-from google.protobuf import descriptor_pool
+from google.protobuf import descriptor_pb2, descriptor_pool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from prometheus_client import start_http_server
@@ -138,8 +138,11 @@ class RedisHealth:
 def _add_reflection(server: grpc.aio.Server, names: tuple[str, ...]) -> None:
     """Server reflection, as grpc.reflection.v1alpha (what grpcio-reflection
     ships) and as grpc.reflection.v1, which newer tools ask first: the two
-    versions' messages are the same on the wire, so one servicer answers both."""
-    servicer = reflection.aio.ReflectionServicer(names, pool=_MethodAwarePool(descriptor_pool.Default()))
+    versions' messages are the same on the wire, so one servicer answers both.
+    Both are listed, and both can be described."""
+    _add_reflection_v1_descriptor(descriptor_pool.Default())
+    servicer = reflection.aio.ReflectionServicer((*names, REFLECTION_V1),
+                                                 pool=_MethodAwarePool(descriptor_pool.Default()))
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
     handlers = {"ServerReflectionInfo": grpc.stream_stream_rpc_method_handler(
         servicer.ServerReflectionInfo,
@@ -149,6 +152,29 @@ def _add_reflection(server: grpc.aio.Server, names: tuple[str, ...]) -> None:
 
 
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
+def _add_reflection_v1_descriptor(pool) -> None:
+    """grpc/reflection/v1/reflection.proto, for reflection to describe: the
+    v1alpha file under v1's package (the two differ in nothing else)."""
+    try:
+        pool.FindServiceByName(REFLECTION_V1)
+        return  # (added already)
+    except KeyError:
+        pass
+    alpha, v1 = ".grpc.reflection.v1alpha.", ".grpc.reflection.v1."
+    file = descriptor_pb2.FileDescriptorProto()
+    reflection_pb2.DESCRIPTOR.CopyToProto(file)
+    file.name, file.package = "grpc/reflection/v1/reflection.proto", "grpc.reflection.v1"
+    file.ClearField("options")
+    for message in file.message_type:
+        for field in message.field:
+            if field.HasField("type_name"):
+                field.type_name = field.type_name.replace(alpha, v1)
+    for method in file.service[0].method:
+        method.input_type = method.input_type.replace(alpha, v1)
+        method.output_type = method.output_type.replace(alpha, v1)
+    pool.AddSerializedFile(file.SerializeToString())
 
 
 class _MethodAwarePool:

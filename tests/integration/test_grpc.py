@@ -153,11 +153,17 @@ def test_health_and_reflection(stack):
                                    request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
                                    response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
         [reply] = v1(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5)
-        assert {"parlor.v1.Parlor", "grpc.health.v1.Health"} <= {
-            s.name for s in reply.list_services_response.service}
+        assert {"parlor.v1.Parlor", "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection",
+                "grpc.reflection.v1alpha.ServerReflection"} <= {s.name for s in reply.list_services_response.service}
         [reply] = v1(iter([reflection_pb2.ServerReflectionRequest(
             file_containing_symbol="parlor.v1.Parlor.SubmitAction")]), timeout=5)
         assert reply.HasField("file_descriptor_response")
+        for symbol in ("grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"):
+            [reply] = v1(iter([reflection_pb2.ServerReflectionRequest(file_containing_symbol=symbol)]), timeout=5)
+            (raw,) = reply.file_descriptor_response.file_descriptor_proto
+            file = descriptor_pb2.FileDescriptorProto.FromString(raw)
+            assert file.package == symbol.rpartition(".")[0] and file.service[0].method[0].input_type == (
+                "." + file.package + ".ServerReflectionRequest")
 
 
 def _hpack_int(n: int, bits: int) -> bytes:
