@@ -98,6 +98,9 @@ class GatewayWorker(gthread.ThreadWorker):
                                                   "on_pending_socket_readable",
                                                   "on_client_socket_readable", "murder_pending"))
             and not self.cfg.is_ssl and getattr(self.cfg, "http2_cleartext", "off") == "off")
+        from gateway.metrics import CONNECTIONS_CUT  # (here: PROMETHEUS_MULTIPROC_DIR is set by now)
+
+        self.cut = {reason: CONNECTIONS_CUT.labels(reason) for reason in ("stalled", "too_slow")}
         if not self.reads_ahead:
             self.log.warning("this gunicorn's worker lacks what the gateway builds on (gunicorn 27): "
                              "requests are read on threads, so slow clients can hold them")
@@ -216,9 +219,11 @@ class GatewayWorker(gthread.ThreadWorker):
         for conn in [c for c in self.reading_conns if min(c.read_due, c.stall_due) <= now]:
             if conn.stall_due <= now:
                 self.log.info("closed a connection that stalled for %d s", _settings.client_timeout)
+                self.cut["stalled"].inc()
             else:
                 self.log.info("closed a connection that did not send its whole request within %d s",
                               REQUEST_SECONDS)
+                self.cut["too_slow"].inc()
             try:
                 conn.sock.shutdown(socket.SHUT_RD)  # the thread reads what came, then the end
             except OSError:

@@ -15,6 +15,11 @@ REQUESTS = Counter("parlor_http_requests_total", "REST requests by method, route
                    ["method", "route", "status"])
 SECONDS = Histogram("parlor_http_request_duration_seconds", "Time to answer a REST request.", ["route"],
                     buckets=(0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
+CONNECTIONS_CUT = Counter(
+    "parlor_http_connections_cut_total",
+    "Connections the gateway closed because the client was too slow sending its request: "
+    "it stalled (PARLOR_CLIENT_TIMEOUT_SECONDS), or did not finish within three client timeouts.",
+    ["reason"])
 
 bp = Blueprint("metrics", __name__)
 

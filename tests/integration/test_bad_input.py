@@ -412,6 +412,17 @@ def strict_stack():
     s.stop()
 
 
+def connections_cut(stack, reason: str) -> float:
+    """parlor_http_connections_cut_total{reason} on the gateway's /metrics."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{stack.http_port}/metrics", timeout=5) as reply:
+        for line in reply.read().decode().splitlines():
+            if line.startswith(f'parlor_http_connections_cut_total{{reason="{reason}"}} '):
+                return float(line.rpartition(" ")[2])
+    return 0.0
+
+
 def answers_soon(stack, within: float) -> bool:
     import time
 
@@ -429,6 +440,7 @@ def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
     import socket
 
     s = strict_stack
+    cut_before = connections_cut(s, "stalled")
     rest = s.rest()
     for n in range(4):  # each thread serves a request first
         assert rest.get("/v1/games", headers={"X-Request-Id": f"earlier-{n}"}).status == 200
@@ -449,6 +461,7 @@ def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
         assert "Traceback" not in s.log("gateway")
         cut = [line for line in s.log("gateway").splitlines() if "stalled" in line]
         assert cut and not any("earlier-" in line for line in cut), "an earlier request's id: " + cut[0]
+        assert connections_cut(s, "stalled") == cut_before + 5  # (and in the metric, for operators)
     finally:
         for sock in stalled:
             sock.close()
@@ -480,12 +493,14 @@ def test_a_request_trickled_in_a_byte_at_a_time_is_cut_off(strict_stack):
                 pass
         ended.append(time.monotonic() - started)
 
+    cut_before = connections_cut(s, "too_slow")
     tricklers = [threading.Thread(target=trickle) for _ in range(2)]  # as many as the threads
     for t in tricklers:
         t.start()
     for t in tricklers:
         t.join(30)
     assert len(ended) == 2 and max(ended) < 12, ended  # 6 s and a tick, not 140 s of trickle
+    assert connections_cut(s, "too_slow") == cut_before + 2
     assert answers_soon(s, within=2)
     assert "Traceback" not in s.log("gateway")
 
