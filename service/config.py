@@ -58,14 +58,24 @@ def _redis_url(name: str) -> str:
     if not sep or scheme not in REDIS_SCHEMES:
         raise SystemExit(f"{name} must start with one of {', '.join(s + '://' for s in REDIS_SCHEMES)}"
                          f" (see the README), not {redacted_url(url)!r}")
-    parts = urlsplit(url)  # (as redis-py reads it: the host part ends at the first / ? or #)
+    try:
+        parts = urlsplit(url)  # (as redis-py reads it: the host part ends at the first / ? or #)
+    except ValueError as exc:  # an unclosed [ of an IPv6 address
+        raise SystemExit(f"{name}: {exc} (see the README)") from None
     hosts = parts.netloc.rpartition("@")[2]
     steps = [step for step in parts.path.split("/") if step]
     if scheme == "redis+sentinel":
         if not steps:
             raise SystemExit(f"{name}: redis+sentinel:// needs /<master-name> after the hosts")
-        if not all(h.rpartition(":")[2].isdigit() for h in hosts.split(",") if ":" in h):
-            raise SystemExit(f"{name}: each Sentinel's port must be a number")
+        try:
+            sentinel_hosts(hosts)
+        except ValueError:
+            raise SystemExit(f"{name}: each Sentinel must be host or host:port, the port a number "
+                             "(an IPv6 address in brackets)") from None
+        other = sorted({key for key, _ in parse_qsl(parts.query, keep_blank_values=True)} - {"db"})
+        if other:
+            raise SystemExit(f"{name}: redis+sentinel:// reads no query parameter but ?db= "
+                             f"(not {', '.join(key[:20] for key in other)})")
         steps = steps[1:]
     databases = [value for key, value in parse_qsl(parts.query, keep_blank_values=True) if key == "db"]
     if scheme != "unix":
@@ -74,6 +84,27 @@ def _redis_url(name: str) -> str:
         raise SystemExit(f"{name}: the database after the host must be a number, as must ?db= (a password "
                          "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
     return url
+
+
+def sentinel_hosts(hosts: str) -> list[tuple[str, int]]:
+    """The Sentinels of a redis+sentinel:// URL, from its host part (after any
+    password): comma-separated host[:port], an IPv6 address in brackets, port
+    26379 when none is given. ValueError for one that is none of these."""
+    found = []
+    for item in hosts.split(","):
+        if item.startswith("["):
+            host, _, rest = item[1:].partition("]")
+            sep, port = rest[:1], rest[1:]
+            if sep not in ("", ":"):
+                raise ValueError(item)
+        else:
+            host, sep, port = item.rpartition(":")
+            if not sep:
+                host = item
+        if not host or sep and not (port.isdigit() and 0 < int(port) < 65536):
+            raise ValueError(item)
+        found.append((host, int(port) if sep else 26379))
+    return found
 
 
 def _bool(name: str, default: bool) -> bool:

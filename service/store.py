@@ -30,7 +30,7 @@ import struct
 import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Sequence, TypeVar
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import redis
 import redis.asyncio as aredis
@@ -40,6 +40,7 @@ from redis.exceptions import BusyLoadingError, ClusterError, RedisClusterExcepti
 from redis.maint_notifications import MaintNotificationsConfig
 
 from . import logs, metrics
+from .config import sentinel_hosts
 from .errors import ParlorError
 
 log = logging.getLogger(__name__)
@@ -173,18 +174,13 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     if url.startswith("redis+sentinel://"):
         from redis.asyncio.sentinel import Sentinel
 
-        parts = urlsplit(url)
-        hosts = []
-        for hostport in parts.netloc.rpartition("@")[2].split(","):
-            host, _, port = hostport.rpartition(":")
-            hosts.append((host or hostport, int(port or 26379)))
+        parts = urlsplit(url)  # (checked by config._redis_url)
         path = [p for p in parts.path.split("/") if p]
-        if not path:
-            raise SystemExit("REDIS_URL: redis+sentinel:// needs /<master-name> after the hosts")
+        db = dict(parse_qsl(parts.query)).get("db") or (path[1] if len(path) > 1 else "0")
         password = unquote(parts.password) if parts.password else None
-        sentinel = Sentinel(hosts, socket_timeout=2, sentinel_kwargs={"password": password})
-        return sentinel.master_for(path[0], db=int(path[1]) if len(path) > 1 else 0,
-                                   password=password, **common)
+        sentinel = Sentinel(sentinel_hosts(parts.netloc.rpartition("@")[2]), socket_timeout=2,
+                            sentinel_kwargs={"password": password})
+        return sentinel.master_for(path[0], db=int(db), password=password, **common)
     if url.startswith("redis+cluster://"):
         from redis.asyncio.cluster import RedisCluster
 

@@ -84,6 +84,7 @@ def test_an_unknown_log_level_stops(monkeypatch):
 
 @pytest.mark.parametrize("url", ["redis://localhost:6379/0", "redis://:pw@h:6379", "rediss://h/2?ssl_cert_reqs=none",
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
+                                 "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
                                  "redis+cluster://h:7000"])
 def test_redis_urls_that_are_read(monkeypatch, url):
     monkeypatch.setenv("REDIS_URL", url)
@@ -98,7 +99,12 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("redis-x://:sec@ret@h:6379/0", "REDIS_URL must start with one of redis://"),
     ("redis+sentinel://:secret@h1:26379/main/abc", "the database after the host"),
     ("redis+sentinel://:secret@h1:26379", "needs /<master-name>"),
-    ("redis+sentinel://:secret@h1:port/main", "Sentinel's port must be a number"),
+    ("redis+sentinel://:secret@h1:port/main", "each Sentinel must be host or host:port"),
+    ("redis+sentinel://:secret@h1:,h2/main", "each Sentinel must be host or host:port"),
+    ("redis+sentinel://:secret@[::1/main", "Invalid IPv6 URL"),
+    ("redis://:secret@[::1:6379/0", "Invalid IPv6 URL"),
+    ("redis+sentinel://:secret@[::1]x/main", "each Sentinel must be host or host:port"),
+    ("redis+sentinel://:secret@h1/main?password=secret", "reads no query parameter but"),
     ("unix:///run/redis.sock?password=secret&db=abc", "the database after the host"),
     ("redis://h:6379?db=x&password=secret", "the database after the host"),
 ])
@@ -139,3 +145,21 @@ def test_gateway_health_checking_is_off_unless_asked(monkeypatch):
     assert Settings.from_env().gateway_health_checking is False
     monkeypatch.setenv("PARLOR_GATEWAY_HEALTH_CHECKING", "1")
     assert Settings.from_env().gateway_health_checking is True
+
+
+@pytest.mark.parametrize("url, sentinels, db", [
+    ("redis+sentinel://:pw@s1,s2:26380/main", [("s1", 26379), ("s2", 26380)], 0),
+    ("redis+sentinel://[::1]:26380,[fe80::2]/main/3", [("::1", 26380), ("fe80::2", 26379)], 3),
+    ("redis+sentinel://s1:26379/main?db=4", [("s1", 26379)], 4),
+])
+def test_sentinel_urls_name_their_sentinels_and_database(monkeypatch, url, sentinels, db):
+    """A Sentinel without a port is on 26379; the database comes after the
+    master's name or in ?db=. (No connection is made to build the client.)"""
+    from service.store import connect
+
+    monkeypatch.setenv("REDIS_URL", url)
+    client = connect(Settings.from_env().redis_url)
+    pool = client.connection_pool
+    assert pool.service_name == "main" and pool.connection_kwargs["db"] == db
+    assert [(s.connection_pool.connection_kwargs["host"], s.connection_pool.connection_kwargs["port"])
+            for s in pool.sentinel_manager.sentinels] == sentinels
