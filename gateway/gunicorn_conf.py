@@ -3,6 +3,7 @@ everything else (see the README's configuration table)."""
 
 import errno
 import fcntl
+import io
 import os
 import selectors
 import shutil
@@ -141,11 +142,13 @@ class GatewayWorker(gthread.ThreadWorker):
             DEADLINES.disarm(sock)
             unreader = getattr(conn.parser, "unreader", None)
             if unreader is not None and isinstance(unreader.__dict__.get("chunk"), _ReadAhead):
-                # What is left (a request pipelined behind this one) goes where gunicorn
-                # looks for it, and the socket is the source again.
+                # What is left (requests pipelined behind this one) goes where gunicorn
+                # looks for it, after what its parser read and gave back (unread() would
+                # put it first), and the socket is the source again.
                 leftover = unreader.__dict__.pop("chunk").rest()
                 if leftover:
-                    unreader.unread(leftover)
+                    unreader.buf.seek(0, io.SEEK_END)
+                    unreader.buf.write(leftover)
 
     # ---- reading requests in the event loop (see the class's docstring) ----
 

@@ -729,3 +729,24 @@ def test_requests_refused_at_once_are_not_read_on_first(strict_stack, request_by
         took = time.monotonic() - started
     assert (got, json.loads(body)["error"]["code"]) == (status, code)
     assert took < 1.5, f"answered after {took:.1f} s"
+
+
+def test_many_pipelined_requests_are_answered_in_order(strict_stack):
+    """Requests pipelined behind one another, more of them than one piece the
+    read-ahead hands gunicorn's parser (8 KiB): each is answered, in order."""
+    import socket
+
+    count = 300  # ~25 KB
+    requests = b"".join(b"GET /v1/games HTTP/1.1\r\nHost: x\r\nX-Request-Id: pipelined-%03d\r\n\r\n" % n
+                        for n in range(count))
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+        sock.sendall(requests)
+        reply = b""
+        while reply.count(b"HTTP/1.1 ") < count or not reply.endswith(b"}"):
+            more = sock.recv(1 << 20)
+            assert more, f"closed after {reply.count(b'HTTP/1.1 ')} answers: {reply[-300:]!r}"
+            reply += more
+    answers = reply.split(b"HTTP/1.1 ")[1:]
+    assert [a[:3] for a in answers] == [b"200"] * count
+    ids = [a.split(b"X-Request-Id: ")[1][:13] for a in answers]
+    assert ids == [b"pipelined-%03d" % n for n in range(count)]
