@@ -19,6 +19,7 @@ import os
 import socket
 import threading
 import time
+from typing import Callable
 
 TICK_SECONDS = 0.5
 
@@ -28,6 +29,7 @@ class ReadDeadlines:
         self._lock = threading.Lock()
         self._due: dict[socket.socket, float] = {}
         self._pid: int | None = None
+        self.on_cut: Callable[[], None] = lambda: None  # called for each socket shut
 
     def arm(self, sock: socket.socket, seconds: float) -> None:
         with self._lock:
@@ -53,7 +55,8 @@ class ReadDeadlines:
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:  # already closed
-                    pass
+                    continue
+                self.on_cut()
 
 
 DEADLINES = ReadDeadlines()

@@ -99,9 +99,11 @@ class GatewayWorker(gthread.ThreadWorker):
                                                   "on_pending_socket_readable",
                                                   "on_client_socket_readable", "murder_pending"))
             and not self.cfg.is_ssl and getattr(self.cfg, "http2_cleartext", "off") == "off")
-        from gateway.metrics import CONNECTIONS_CUT  # (here: PROMETHEUS_MULTIPROC_DIR is set by now)
+        from gateway.metrics import CONNECTIONS_CUT, CUT_REASONS  # (PROMETHEUS_MULTIPROC_DIR is set by now)
 
-        self.cut = {reason: CONNECTIONS_CUT.labels(reason) for reason in ("stalled", "too_slow")}
+        for reason in CUT_REASONS:
+            CONNECTIONS_CUT.labels(reason)  # shown from the start, at 0
+        DEADLINES.on_cut = partial(_log_cut, self.log, "too_slow")
         if not self.reads_ahead:
             self.log.warning("this gunicorn's worker lacks what the gateway builds on (gunicorn 27): "
                              "requests are read on threads, so slow clients can hold them")
@@ -221,12 +223,9 @@ class GatewayWorker(gthread.ThreadWorker):
             self.end_linger(conn)
         for conn in [c for c in self.reading_conns if min(c.read_due, c.stall_due) <= now]:
             if conn.stall_due <= now:
-                self.log.info("closed a connection that stalled for %d s", _settings.client_timeout)
-                self.cut["stalled"].inc()
+                _log_cut(self.log, "stalled")
             else:
-                self.log.info("closed a connection that did not send its whole request within %d s",
-                              REQUEST_SECONDS)
-                self.cut["too_slow"].inc()
+                _log_cut(self.log, "too_slow")
             try:
                 conn.sock.shutdown(socket.SHUT_RD)  # the thread reads what came, then the end
             except OSError:
@@ -324,9 +323,20 @@ class _Logger(Logger):
 
     def exception(self, msg, *args, **kwargs):
         if isinstance(sys.exc_info()[1], BlockingIOError):  # SO_RCVTIMEO/SO_SNDTIMEO ran out (when_ready)
-            self.info("closed a connection that stalled for %d s", _settings.client_timeout)
+            _log_cut(self, "stalled")
             return
         super().exception(msg, *args, **kwargs)
+
+
+def _log_cut(log, reason: str) -> None:
+    """A connection closed because its client was too slow: logged and counted."""
+    from gateway.metrics import connection_cut
+
+    if reason == "stalled":
+        log.info("closed a connection that stalled for %d s", _settings.client_timeout)
+    else:
+        log.info("closed a connection that did not send its whole request within %d s", REQUEST_SECONDS)
+    connection_cut(reason)
 
 
 logger_class = _Logger

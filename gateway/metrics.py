@@ -17,9 +17,11 @@ SECONDS = Histogram("parlor_http_request_duration_seconds", "Time to answer a RE
                     buckets=(0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
 CONNECTIONS_CUT = Counter(
     "parlor_http_connections_cut_total",
-    "Connections the gateway closed because the client was too slow sending its request: "
-    "it stalled (PARLOR_CLIENT_TIMEOUT_SECONDS), or did not finish within three client timeouts.",
+    "Connections the gateway closed because the client was too slow: stalled for "
+    "PARLOR_CLIENT_TIMEOUT_SECONDS sending its request or reading the answer (stalled), or its "
+    "request not whole within three client timeouts (too_slow).",
     ["reason"])
+CUT_REASONS = ("stalled", "too_slow")
 
 bp = Blueprint("metrics", __name__)
 
@@ -30,12 +32,17 @@ bp = Blueprint("metrics", __name__)
 # token), statuses are a small set.
 _requests = cache(REQUESTS.labels)
 _seconds = cache(SECONDS.labels)
+_cut = cache(CONNECTIONS_CUT.labels)
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
 def observe(method: str, route: str, status: int, seconds: float) -> None:
     _requests(method if method in _METHODS else "OTHER", route, str(status)).inc()
     _seconds(route).observe(seconds)
+
+
+def connection_cut(reason: str) -> None:
+    _cut(reason).inc()
 
 
 @bp.get("/metrics")

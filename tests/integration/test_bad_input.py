@@ -658,9 +658,11 @@ def test_a_client_that_does_not_read_its_answers_is_cut_off(strict_stack):
             sock.connect(("127.0.0.1", strict_stack.http_port))
             sock.sendall(b"GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" * 300)
             hogs.append(sock)
+        cut_before = connections_cut(strict_stack, "stalled")
         time.sleep(3)  # past the client timeout: the stuck writes have given up
         assert answers_soon(strict_stack, within=4), "a client that does not read held the threads"
         assert "Traceback" not in strict_stack.log("gateway")
+        assert connections_cut(strict_stack, "stalled") >= cut_before + 2
     finally:
         for sock in hogs:
             sock.close()
@@ -729,6 +731,31 @@ def test_requests_refused_at_once_are_not_read_on_first(strict_stack, request_by
         took = time.monotonic() - started
     assert (got, json.loads(body)["error"]["code"]) == (status, code)
     assert took < 1.5, f"answered after {took:.1f} s"
+
+
+def test_a_body_trickled_in_after_100_continue_is_cut_off_on_the_thread_too(strict_stack):
+    """A body sent after `100 Continue` is read by a thread, not the event loop;
+    trickled in, each byte in time, it is cut off at the same deadline (three
+    client timeouts: 6 s here), and counted as too slow."""
+    import socket
+    import time
+
+    cut_before = connections_cut(strict_stack, "too_slow")
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+        sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                     b"Content-Length: 100\r\n\r\n")
+        assert sock.recv(100).startswith(b"HTTP/1.1 100 Continue")
+        try:
+            for _ in range(100):
+                sock.sendall(b" ")
+                time.sleep(0.3)
+        except OSError:  # the gateway hung up
+            pass
+    took = time.monotonic() - started
+    assert took < 12, f"cut off after {took:.1f} s"  # 6 s and a tick, not 30 s of trickle
+    assert connections_cut(strict_stack, "too_slow") == cut_before + 1
+    assert answers_soon(strict_stack, within=2)
 
 
 def test_many_pipelined_requests_are_answered_in_order(strict_stack):
