@@ -1,12 +1,13 @@
 """Matches: ties seat credentials, the store and the game engines together.
 
-Every method takes and returns protobuf messages (the servicer only adds
-transport: metadata in, status out). Methods that touch Redis are coroutines;
+Methods take protobuf messages (or a match id) and return protobuf messages
+(the servicer only adds transport: metadata in, status out). Methods that touch Redis are coroutines;
 the engines are plain functions, run between two awaits. Every write is read, validate, then one
 compare-and-set on the version; a loser of a race re-reads and re-validates.
-Nothing here keeps state between calls beyond a count of open event streams and
-the records this process last wrote or refused to change (RecordCache), which are
-used only while Redis still holds exactly those bytes.
+Nothing here keeps state between calls beyond the open event streams (their
+count, the reads they share, the draining flag) and the records this process
+last wrote or refused to change (RecordCache), which are used only while Redis
+still holds exactly those bytes.
 """
 
 from __future__ import annotations

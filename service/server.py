@@ -197,7 +197,7 @@ class _MethodAwarePool:
 
 # What a gRPC message may carry beyond PARLOR_MAX_BODY_BYTES: the gateway puts a
 # REST body's fields into a message with the match id from the path (a URL line
-# is at most ~8 KB), so a body the gateway accepts is never refused here.
+# is at most ~4 KiB, gunicorn's limit), so a body the gateway accepts is never refused here.
 MESSAGE_HEADROOM = 16 * 1024
 
 

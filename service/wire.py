@@ -1,8 +1,10 @@
-"""Where engine dicts meet protobuf: the only conversions between the two.
+"""Where engine dicts meet protobuf.
 
 Engines speak plain dicts shaped like their game's messages (proto field names as
 keys). Each game's messages are found through the envelope's per-game fields,
-which are named after the game id, so no game needs code here.
+which are named after the game id, so no game needs code here. A dict becomes a
+message by naming that field (`pb.Action(**{game_id: action})`, as the service
+builds views, events and legal actions in place); messages become dicts here.
 """
 
 from __future__ import annotations
@@ -10,33 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from google.protobuf import message_factory
 from google.protobuf.message import Message
-
-from parlor.v1 import parlor_pb2 as pb
-
-# Which envelope message names each kind of per-game message.
-_ENVELOPES = {
-    "options": pb.CreateMatchRequest,
-    "action": pb.Action,
-    "view": pb.Match,
-    "event": pb.Event,
-}
-
-
-@cache
-def message_class(game_id: str, kind: str) -> type[Message]:
-    """The game's Options, Action, View or Event class (kind: options, action,
-    view, event)."""
-    field = _ENVELOPES[kind].DESCRIPTOR.fields_by_name.get(game_id)
-    if field is None or field.message_type is None:
-        raise KeyError(f"no {kind} message for game {game_id!r} in parlor.proto")
-    return message_factory.GetMessageClass(field.message_type)
-
-
-def to_message(game_id: str, kind: str, data: dict[str, Any]) -> Message:
-    """An engine dict as the game's message (None values are left unset)."""
-    return message_class(game_id, kind)(**data)
 
 
 def to_plain(msg: Message) -> dict[str, Any]:

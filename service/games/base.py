@@ -12,7 +12,8 @@ every field of its message, defaults included, so that an action decoded from th
 wire compares equal to the listed one.
 
 The framework calls the public methods of `Game` (`resolve_options`,
-`new_state`, `play`, `legal`, `view`), which check their arguments, and the
+`new_state`, `play`, `legal`, `view`; all but `new_state`, which takes options
+resolve_options returned, check their arguments), and the
 read-only hooks `opening_events`, `to_act` and `outcome`; a game fills in the
 hooks below them.
 """
@@ -115,7 +116,6 @@ class Game:
             if value is not None:
                 _check_option(opt, value, players)
             resolved[opt.name] = value
-        self.check_options(players, resolved)
         return resolved
 
     def new_state(self, players: int, options: dict[str, Any], rng: Rng,
@@ -155,9 +155,6 @@ class Game:
         return self.seat_view(state, seat if is_seat(state, seat) else None)
 
     # ---- hooks a game implements ----------------------------------------------
-
-    def check_options(self, players: int, options: dict[str, Any]) -> None:
-        """Cross-option checks beyond type and range; raise OptionError."""
 
     def setup(self, players: int, options: dict[str, Any], rng: Rng,
               arrangement: dict[str, Any] | None) -> State:

@@ -263,11 +263,11 @@ class HeulDoch(Game):
         piles, n = state["piles"], state["players"]
         played: dict[str, Any] = {"seat": seat, "special": kind, "discarded": []}
         if kind == "catapult":
-            shown = {s: _NUMBER[p[-1]["card"]][1] for s, p in enumerate(piles)
-                     if p and not p[-1]["onion"] and p[-1]["card"] in _NUMBER}
-            high = max(shown.values(), default=None)
-            for s in sorted(shown):
-                if shown[s] == high:
+            tops = {s: _NUMBER[p[-1]["card"]][1] for s, p in enumerate(piles)
+                    if p and not p[-1]["onion"] and p[-1]["card"] in _NUMBER}
+            high = max(tops.values(), default=None)
+            for s in sorted(tops):
+                if tops[s] == high:
                     card = piles[s].pop()["card"]
                     state["special_pile"].append(card)
                     played["discarded"].append({"seat": s, "card": _card(card)})

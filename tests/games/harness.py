@@ -9,9 +9,36 @@ from typing import Any, Callable
 
 import pytest
 
+from google.protobuf import message_factory
+from google.protobuf.message import Message
+
+from parlor.v1 import parlor_pb2 as pb
 from service import wire
 from service.games.base import Event, Game, RulesError, State
 from service.games.rng import Rng
+
+# Which envelope message names each kind of per-game message: the field named
+# after the game (the service builds messages as pb.Action(**{game_id: ...})).
+_ENVELOPES = {
+    "options": pb.CreateMatchRequest,
+    "action": pb.Action,
+    "view": pb.Match,
+    "event": pb.Event,
+}
+
+
+def message_class(game_id: str, kind: str) -> type[Message]:
+    """The game's Options, Action, View or Event class (kind: options, action,
+    view, event)."""
+    field = _ENVELOPES[kind].DESCRIPTOR.fields_by_name.get(game_id)
+    if field is None or field.message_type is None:
+        raise KeyError(f"no {kind} message for game {game_id!r} in parlor.proto")
+    return message_factory.GetMessageClass(field.message_type)
+
+
+def to_message(game_id: str, kind: str, data: dict) -> Message:
+    """An engine dict as the game's message (None values are left unset)."""
+    return message_class(game_id, kind)(**data)
 
 
 def start(game: Game, players: int, options: dict[str, Any] | None = None,
@@ -86,12 +113,12 @@ def assert_wire(game: Game, state: State, events: list[Event] = ()) -> None:
     """Views, events and legal actions fit the game's messages, and every legal
     action survives the trip to the wire and back unchanged."""
     for seat in [None, *range(state["players"])]:
-        wire.to_message(game.id, "view", game.view(state, seat))
+        to_message(game.id, "view", game.view(state, seat))
         for event in events:
-            wire.to_message(game.id, "event", event.seen_by(seat))
+            to_message(game.id, "event", event.seen_by(seat))
     for seat in range(state["players"]):
         for action in game.legal(state, seat):
-            back = wire.to_plain(wire.to_message(game.id, "action", action))
+            back = wire.to_plain(to_message(game.id, "action", action))
             assert back == action, f"legal action {action} comes back from the wire as {back}"
 
 

@@ -10,12 +10,10 @@ import random
 
 import pytest
 
-from service import wire
 from service.games import GAMES
 from service.games.base import Game, RulesError
 
 from . import harness
-
 
 def option_sets(game: Game) -> list[dict]:
     """Every combination of bool and string-choice options, plus seat 0 for
@@ -78,7 +76,7 @@ def test_random_playout_to_the_end(game, players, options):
     assert len(outcome.scores) == players and outcome.winners
     assert all(0 <= w < players for w in outcome.winners)
     assert game.to_act(final) == [] and all(game.legal(final, s) == [] for s in range(players))
-    wire.to_message(game.id, "view", game.view(final, None))
+    harness.to_message(game.id, "view", game.view(final, None))
 
 
 def _scribble(value) -> None:
@@ -99,12 +97,12 @@ def test_metadata(game):
     assert game.id and game.title and 2 <= game.min_players <= game.max_players
     assert game.rules_version
     for kind in ("options", "action", "view", "event"):
-        wire.message_class(game.id, kind)
-    fields = {f.name for f in wire.message_class(game.id, "options").DESCRIPTOR.fields}
+        harness.message_class(game.id, kind)
+    fields = {f.name for f in harness.message_class(game.id, "options").DESCRIPTOR.fields}
     assert {o.name for o in game.options} == fields, "every option is a field of the Options message"
     for opt in game.options:
         assert opt.description
-        field = wire.message_class(game.id, "options").DESCRIPTOR.fields_by_name[opt.name]
+        field = harness.message_class(game.id, "options").DESCRIPTOR.fields_by_name[opt.name]
         assert field.has_presence, f"option {opt.name} must be `optional` in the proto"
 
 

@@ -127,7 +127,7 @@ def test_options_defaults_and_limits():
             GAME.resolve_options(3, bad)
     with pytest.raises(OptionError):
         GAME.resolve_options(6, {})
-    back = wire.options_to_plain(wire.to_message("heck", "options", {"max_rounds": 7}))
+    back = wire.options_to_plain(harness.to_message("heck", "options", {"max_rounds": 7}))
     assert back == {"max_rounds": 7}
 
 
@@ -202,7 +202,7 @@ def test_a_seat_with_no_snake_may_bet_only_safe_or_heck():
     state, rng = game(snake_deck=snake_ids([ALL_SNAKE]))
     assert state["snakes"][1] is None
     assert GAME.legal(state, 1) == [SAFE, bet(heck=3)]
-    assert "snake" not in wire.to_plain(wire.to_message("heck", "view", GAME.view(state, 1)))
+    assert "snake" not in wire.to_plain(harness.to_message("heck", "view", GAME.view(state, 1)))
 
 
 # ---- the reveal: safe, critters, checked examples ----------------------------------
@@ -966,7 +966,7 @@ def test_view_before_the_reveal_hides_other_snakes_and_bets():
     theirs = GAME.view(state, 0)
     assert theirs["snake"] == {"hiss": 3, "slither": 1, "chomp": 0} and theirs["bet"] is None
     assert [s["committed"] for s in theirs["seats"]] == [False, True, False]
-    text = str(wire.to_plain(wire.to_message("heck", "view", theirs)))
+    text = str(wire.to_plain(harness.to_message("heck", "view", theirs)))
     assert "chomp': 3" not in text
 
 
@@ -1088,7 +1088,7 @@ def test_every_candidate_bet_is_accepted_exactly_when_listed():
 def test_proto_field_names_map_to_lower_camel_case_json():
     state, rng = game(slots=[critter("bleep", "chomp 2"), *heck_only("flip")])
     harness.play(GAME, state, 0, bet(hiss=2, chomp=1), rng)
-    view = json_format.MessageToDict(wire.to_message("heck", "view", GAME.view(state, 0)),
+    view = json_format.MessageToDict(harness.to_message("heck", "view", GAME.view(state, 0)),
                                      always_print_fields_with_no_presence=True)
     assert {"firstPlayer", "friendsToWin", "cliqueToWin", "supplyBrown", "critterDeckSize",
             "snakeDeckSize", "snakeDiscardSize", "heckDeckSize", "heckDiscardSize"} <= set(view)
@@ -1097,7 +1097,7 @@ def test_proto_field_names_map_to_lower_camel_case_json():
     assert view["slots"][0]["critter"]["traits"] == [{"trait": "chomp", "threshold": 2}]
     assert view["slots"][1]["critter"]["heckOnly"] is True
     assert view["seats"][0]["committed"] is True and view["seats"][0]["brownEggs"] == 0
-    spectator = json_format.MessageToDict(wire.to_message("heck", "view", GAME.view(state, None)))
+    spectator = json_format.MessageToDict(harness.to_message("heck", "view", GAME.view(state, None)))
     assert "snake" not in spectator and "bet" not in spectator
 
 

@@ -880,9 +880,9 @@ def test_wire_decoded_actions_with_fields_left_out_are_refused():
                            ({"face_up": {"pile": "own"}}, "BAD_CARD"),
                            ({"onion": {}}, "BAD_CARD"),
                            ({}, "MALFORMED_ACTION")]:
-        decoded = wire.to_plain(wire.to_message(GAME.id, "action", action))
+        decoded = wire.to_plain(harness.to_message(GAME.id, "action", action))
         harness.rejected(GAME, state, 1, decoded, rng, reason)
-    harness.play(GAME, state, 1, wire.to_plain(wire.to_message(
+    harness.play(GAME, state, 1, wire.to_plain(harness.to_message(
         GAME.id, "action", {"beach_towel": {"seat": 0}})), rng)
     assert state["piles"][0][-1]["card"] == "blue-1"
 

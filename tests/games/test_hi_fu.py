@@ -196,7 +196,7 @@ def test_player_counts_and_options():
     with pytest.raises(OptionError):
         GAME.resolve_options(4, {"first_seat": 4})
     assert GAME.resolve_options(5, {}) == {"board": "front", "first_seat": None}
-    assert wire.options_to_plain(wire.to_message("hi_fu", "options", {"board": "back"})) \
+    assert wire.options_to_plain(harness.to_message("hi_fu", "options", {"board": "back"})) \
         == {"board": "back"}
 
 
@@ -287,7 +287,7 @@ def test_whole_discard_at_once_and_play_starts_when_all_hold_nine():
                      "WRONG_PHASE")
     # The shorthand survives the wire like any action.
     shorthand = {"discard": {"cards": cards("r1 y2 b13")}}
-    assert wire.to_plain(wire.to_message("hi_fu", "action", shorthand)) == shorthand
+    assert wire.to_plain(harness.to_message("hi_fu", "action", shorthand)) == shorthand
 
 
 def test_malformed_actions_are_rule_errors():
@@ -327,7 +327,7 @@ def test_wire_shaped_malformed_actions(players):
     oneof, a discard with no cards, a card left at its defaults, a card of another
     player count: each is a RulesError and changes nothing, in either phase."""
     def decoded(action):
-        return wire.to_plain(wire.to_message("hi_fu", "action", action))
+        return wire.to_plain(harness.to_message("hi_fu", "action", action))
 
     state, rng = harness.start(GAME, players, {"first_seat": 0}, seed="wire-bad")
     blank = decoded({"play": {}})

@@ -754,9 +754,9 @@ def test_legal_actions_survive_the_wire():
     h.assert_wire(GAME, state, GAME.opening_events(state))
     events = all_pass(state, rng)
     h.assert_wire(GAME, state, events)
-    assert wire.to_plain(wire.to_message("whatever", "action", PASS)) == PASS
-    assert wire.to_plain(wire.to_message("whatever", "action", exchange(0))) == exchange(0)
-    view = wire.to_plain(wire.to_message("whatever", "view", GAME.view(state, 1)))
+    assert wire.to_plain(h.to_message("whatever", "action", PASS)) == PASS
+    assert wire.to_plain(h.to_message("whatever", "action", exchange(0))) == exchange(0)
+    view = wire.to_plain(h.to_message("whatever", "view", GAME.view(state, 1)))
     assert "drawn_card" not in view and view["phase"] == "exchange"
 
 

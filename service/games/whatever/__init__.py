@@ -39,7 +39,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..base import Event, Game, Option, OptionError, Outcome, RulesError, State
+from ..base import Event, Game, Option, Outcome, RulesError, State
 from ..rng import Rng
 
 START_TOKENS = 6
@@ -224,7 +224,7 @@ class Whatever(Game):
         if (not all(is_card(card) for card in deck + [c for row in rows for c in row])
                 or len(rows) != players or len(tokens) != players
                 or not all(isinstance(t, int) and t >= 0 for t in [*tokens, middle])):
-            raise OptionError("arrangement: bad deck, rows, tokens or middle")
+            raise ValueError("arrangement: bad deck, rows, tokens or middle")
         state: State = {
             "players": players,
             "first_seat": first,
