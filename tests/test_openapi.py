@@ -48,3 +48,21 @@ def test_what_every_view_and_event_carries_is_required_and_always_rendered():
     assert {"matchId", "game", "rulesVersion", "version", "status", "seats",
             "seedSha256"} <= set(schemas["Match"]["required"])  # DESIGN's "every match view"
     assert set(schemas["Event"]["required"]) <= set(render(pb.Event(number=1, version=1)))
+
+
+def test_every_error_code_is_listed_in_the_document_and_the_readme():
+    """The service's codes (service/errors.py) and the gateway's own: in the
+    Error schema's enum, and in the README's error table."""
+    import re
+    from pathlib import Path
+
+    from gateway.errors import PROTOCOL_ERRORS
+    from service.errors import CODES
+
+    listed = document()["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
+    assert set(CODES) <= set(listed)
+    assert {code for code, _ in PROTOCOL_ERRORS.values()} <= set(listed)
+    assert len(listed) == len(set(listed))
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    table = set(re.findall(r"`([A-Z][A-Z_]+)`", readme[readme.index("| 400 |"):]))
+    assert set(listed) <= table, set(listed) - table
