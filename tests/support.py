@@ -259,9 +259,10 @@ class Stack:
         proc = self._spawn("service", ["-m", "service.server"])
         _wait(lambda: self._grpc_up(), "the gRPC service", proc=proc)
 
-    def start_gateway(self) -> None:
+    def start_gateway(self, *gunicorn_args: str) -> None:
+        """gunicorn as the gateway runs it; `gunicorn_args` override its settings."""
         proc = self._spawn("gateway", ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
-                                       "gateway.wsgi:app"])
+                                       *gunicorn_args, "gateway.wsgi:app"])
         rest = Rest(self.http_port)
         _wait(lambda: self._http_up(rest), "the gateway", proc=proc)
         rest.close()
