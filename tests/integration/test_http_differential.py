@@ -31,7 +31,7 @@ def _request(n: int, rng: random.Random) -> tuple[bytes, bool]:
     rid = b"X-Request-Id: diff-%04d\r\n" % n
     if rng.random() < 0.3:
         rid += b"X-Pad: %s\r\n" % (b"p" * rng.randint(1, 3000))
-    kind = rng.randrange(6) if rng.random() < 0.97 else rng.randrange(6, 9)
+    kind = rng.randrange(7) if rng.random() < 0.97 else rng.randrange(7, 11)
     if kind == 0:
         return b"GET /v1/games HTTP/1.1\r\nHost: x\r\n" + rid + b"\r\n", True
     if kind == 1:
@@ -46,9 +46,14 @@ def _request(n: int, rng: random.Random) -> tuple[bytes, bool]:
         return (b"POST /v1/matches HTTP/1.1\r\nHost: x\r\n" + rid + b"Content-Length: 5\r\n\r\n{nope"), True
     if kind == 5:
         return b"GET /healthz HTTP/1.0\r\n" + rid + b"Connection: keep-alive\r\n\r\n", True
-    if kind == 6:
+    if kind == 6:  # a body the app does not read
+        return b"GET /v1/games HTTP/1.1\r\nHost: x\r\n" + rid + b"Content-Length: 3\r\n\r\nabc", True
+    if kind == 7:
         return b"GET /v1/games HTTP/1.1\r\nHost: x\r\n" + rid + b"Connection: close\r\n\r\n", False
-    if kind == 7:  # refused before the app: the connection ends
+    if kind == 8:  # over PARLOR_MAX_BODY_BYTES: 413, and the connection ends
+        return (b"POST /v1/matches HTTP/1.1\r\nHost: x\r\n" + rid + b"Content-Type: application/json\r\n"
+                b"Content-Length: 70000\r\n\r\n" + b" " * 70_000), False
+    if kind == 9:  # refused before the app: the connection ends
         return b"GET /v1/games HTTP/1.1\r\nHost: x\r\n" + rid + b"Bad Header\r\n\r\n", False
     return (b"POST /v1/matches HTTP/1.1\r\nHost: x\r\n" + rid + b"Transfer-Encoding: chunked\r\n\r\n"
             b"zz\r\n"), False
