@@ -18,6 +18,7 @@ from gunicorn import util
 from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
+from gateway import stream_slots
 from gateway.deadlines import DEADLINES
 from gateway.readahead import Request
 from service import logs
@@ -386,6 +387,9 @@ _held_lock = None
 
 def on_starting(server):
     global _held_lock
+    if stream_slots(_settings.gateway_threads) == 0:
+        server.log.warning("PARLOR_GATEWAY_THREADS=%d leaves no thread for live event streams: "
+                           "every stream request is answered 429 TOO_MANY_STREAMS", _settings.gateway_threads)
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     try:
         os.makedirs(directory, exist_ok=True)

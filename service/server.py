@@ -55,6 +55,7 @@ class RedisHealth:
         self._served = False  # health has been SERVING since the start
         self.not_permitted: str | None = None  # why the Redis user may not run the check
         self._error: str | None = None  # the last check's unexpected failure, if it had one
+        self.failure: str | None = None  # why the last check failed, for the log
 
     async def check(self) -> bool:
         silent = False  # no answer at all, as opposed to an error reply
@@ -62,12 +63,16 @@ class RedisHealth:
         error = None  # an unexpected failure, as logged
         try:
             healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
+            self.failure = None if healthy else "an unexpected answer"
         except asyncio.TimeoutError:
             healthy, silent = False, True
+            self.failure = f"no answer within {HEALTH_TIMEOUT} s"
         except ParlorError as exc:  # STORE_UNAVAILABLE: down, or an error reply such as BUSY
             healthy, silent = False, not isinstance(exc.__cause__, redis.ResponseError)
+            self.failure = str(exc.__cause__ or exc)[:200]
         except Exception as exc:  # noqa: BLE001 (NOPERM, an unknown command, ...: not serving)
             error = f"{type(exc).__name__}: {exc}"
+            self.failure = error[:200]
             if error != self._error:  # (once, not at every check while it lasts)
                 log.warning("redis health check failed", extra={"error": error})
             healthy = False
@@ -95,7 +100,8 @@ class RedisHealth:
     async def start(self) -> None:
         """The first check (Redis not up yet: the service starts NOT_SERVING and
         keeps checking), then the checks every HEALTH_INTERVAL."""
-        await self.check()
+        if not await self.check():
+            log.warning("redis does not answer yet: NOT_SERVING until it does", extra={"error": self.failure})
         if self.not_permitted:
             raise SystemExit(f"The Redis user may not run a command Parlor needs ({self.not_permitted}); "
                              "see deploy/README.md for its ACL")
@@ -113,7 +119,7 @@ class RedisHealth:
             try:
                 now = await self.check()
                 if now != was and was is not None:
-                    log.warning("redis health changed", extra={"serving": now})
+                    log.warning("redis health changed", extra={"serving": now, "error": self.failure})
                 was = now
             except Exception:  # noqa: BLE001 (the checks must go on whatever happens)
                 log.exception("redis health round failed")

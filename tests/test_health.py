@@ -142,3 +142,21 @@ def test_a_count_hanging_on_redis_does_not_hold_up_the_health_checks(monkeypatch
         finally:
             keeper.stop()
     assert asyncio.run(run()), "still SERVING after 5 s"
+
+
+@pytest.mark.parametrize("outcome, error", [
+    ("silent", "no answer within 0.05 s"),
+    (down(), "Error 111 connecting to 127.0.0.1:1. Connection refused."),
+])
+def test_a_redis_that_does_not_answer_at_the_start_is_logged_with_why(monkeypatch, caplog, outcome, error):
+    """(A rediss:// URL for a Redis without TLS, say: the service starts, NOT_SERVING.)"""
+    monkeypatch.setattr("service.server.HEALTH_TIMEOUT", 0.05)
+    keeper = RedisHealth(Store(outcome), health.aio.HealthServicer(), 60)
+
+    async def run():
+        await keeper.start()
+        keeper.stop()
+    with caplog.at_level("WARNING", logger="service.server"):
+        asyncio.run(run())
+    (record,) = [r for r in caplog.records if r.getMessage().startswith("redis does not answer yet")]
+    assert record.error == error
