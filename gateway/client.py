@@ -19,6 +19,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from parlor.v1 import parlor_pb2_grpc
+from service.config import CLIENT_CHANNEL_OPTIONS
 
 # Client-side round robin over every address the target resolves to (a headless
 # Service in Kubernetes gives one per replica). Only gRPC's transparent retries
@@ -34,9 +35,6 @@ def service_config(health_checking: bool) -> str:
     if health_checking:
         config["healthCheckConfig"] = {"serviceName": HEALTH_SERVICE}
     return json.dumps(config)
-
-
-RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection attempts
 
 
 class ServiceClient:
@@ -65,9 +63,7 @@ class ServiceClient:
                 ("grpc.max_receive_message_length", 16 * 1024 * 1024),
                 ("grpc.max_send_message_length", self._max_message_bytes * 2),
                 ("grpc.keepalive_time_ms", 30_000),
-                ("grpc.initial_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
-                ("grpc.min_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
-                ("grpc.max_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[1]),
+                *CLIENT_CHANNEL_OPTIONS,
             ])
             self._stub = parlor_pb2_grpc.ParlorStub(self._channel)
             self._health = health_pb2_grpc.HealthStub(self._channel)

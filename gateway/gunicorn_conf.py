@@ -28,8 +28,9 @@ _settings = Settings.from_env()
 
 # Prometheus multiprocess mode: workers write their metrics here; the directory is
 # emptied when gunicorn starts (an emptyDir outlives a container restart).
-os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR",
-                      os.path.join(tempfile.gettempdir(), f"parlor-gateway-metrics-{_settings.http_port}"))
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR", "").strip():  # (empty counts as unset)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.path.join(tempfile.gettempdir(),
+                                                          f"parlor-gateway-metrics-{_settings.http_port}")
 
 bind = [host_port(_settings.host, _settings.http_port)]
 workers = _settings.gateway_workers

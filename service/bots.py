@@ -26,13 +26,13 @@ import grpc
 from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
 
+from .config import CLIENT_CHANNEL_OPTIONS
 from .errors import error_info
 
 RPC_TIMEOUT = 10.0        # seconds, for every unary call
 RETRY_SECONDS = 25.0      # how long a safe call is tried again while the service is unreachable
 STREAM_RETRIES = 30       # live streams failing in a row (a second apart) before a bot gives up
 STREAM_LIVED = 5.0        # seconds a stream must have run for its failure not to count as "in a row"
-RECONNECT_BACKOFF_MS = (100, 1000)  # first and longest wait between connection attempts
 # What a call meets while the service restarts or drains (CANCELLED: it reached
 # a stopping server); a live stream may also be refused for a moment
 # (RESOURCE_EXHAUSTED: every client of a restarted replica reconnects at once).
@@ -176,10 +176,7 @@ def run(target: str, match_id: str, seats: int | None, name: str, seed: str | No
     them to the end; returns the exit code: 0 when the match is over, 1 when a
     call failed (or a join failed and left a seat it may hold unplayed), 2
     without enough open seats, 130 when interrupted."""
-    options = [("grpc.initial_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
-               ("grpc.min_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[0]),
-               ("grpc.max_reconnect_backoff_ms", RECONNECT_BACKOFF_MS[1])]
-    with grpc.insecure_channel(target, options=options) as channel:
+    with grpc.insecure_channel(target, options=CLIENT_CHANNEL_OPTIONS) as channel:
         stub = parlor_pb2_grpc.ParlorStub(channel)
         code, joined = _join_seats(stub, match_id, seats, name, out)
         if code:

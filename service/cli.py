@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import signal
 import socket
@@ -68,8 +69,10 @@ def _check_free(host: str, port: int, variable: str) -> None:
 
 def dev() -> int:
     env = dict(os.environ)
-    env.setdefault("PARLOR_HOST", "127.0.0.1")
+    if not env.get("PARLOR_HOST", "").strip():  # (empty counts as unset)
+        env["PARLOR_HOST"] = "127.0.0.1"
     settings = Settings.from_env()
+    settings.check_distinct_ports("PARLOR_HTTP_PORT", "PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT")
     _check_free(env["PARLOR_HOST"], settings.http_port, "PARLOR_HTTP_PORT")  # before anything starts
     if settings.redis_url:
         return _supervise(env, settings, embedded=False)
@@ -160,7 +163,7 @@ def _ready(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=1) as reply:
             return reply.status == 200
-    except OSError:
+    except (OSError, http.client.HTTPException):  # (not yet up; or something else answers there)
         return False
 
 

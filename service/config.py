@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
+from redis.connection import parse_url
+
 
 MIN_BODY_BYTES = 1024  # the smallest PARLOR_MAX_BODY_BYTES allowed
 
@@ -83,6 +85,13 @@ def _redis_url(name: str) -> str:
     if not all(db.isdigit() for db in databases):  # (a "/" in a password, not percent-encoded, lands here)
         raise SystemExit(f"{name}: the database after the host must be a number, as must ?db= (a password "
                          "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
+    if scheme != "redis+sentinel":  # the rest as redis-py reads it: port, host, query options
+        try:
+            read = parse_url("redis://" + url.partition("://")[2] if scheme == "redis+cluster" else url)
+        except ValueError as exc:  # (its messages quote no password)
+            raise SystemExit(f"{name}: {exc} (see the README)") from None
+        if not read.get("path" if scheme == "unix" else "host"):
+            raise SystemExit(f"{name}: no {'socket path' if scheme == 'unix' else 'host'} in it (see the README)")
     return url
 
 
@@ -115,16 +124,67 @@ def _bool(name: str, default: bool) -> bool:
         return True
     if raw in ("0", "false", "no", "off"):
         return False
-    raise SystemExit(f"{name} must be 1 or 0, not {raw!r}")
+    raise SystemExit(f"{name} must be 1 or 0 (or true/false, yes/no, on/off), not {raw!r}")
+
+
+# Channel options of Parlor's own clients of the service (the gateway, bots):
+# after a restart of the service, try again soon (at most a second apart); and
+# call it directly, since a proxy named by http_proxy or grpc_proxy (which gRPC
+# would otherwise use) is never meant for calls to the service.
+CLIENT_CHANNEL_OPTIONS = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+    ("grpc.enable_http_proxy", 0),
+)
+
+# gRPC target schemes (name resolvers) grpcio has; anything else is host:port.
+_TARGET_SCHEMES = ("dns", "unix", "unix-abstract", "ipv4", "ipv6")
+_HOST_PORT = re.compile(r"(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):([0-9]{1,5})")
+
+
+def _service_target(name: str, default: str) -> str:
+    """A gRPC target: host:port, dns:[//authority/]host:port, or one of the other
+    resolvers' (unix:path, ipv4:..., ...). gRPC takes anything and then only
+    fails to connect, or dials port 443 when none is given."""
+    target = os.environ.get(name, "").strip() or default
+    scheme, _, rest = target.partition(":")
+    if scheme in _TARGET_SCHEMES:
+        if scheme != "dns":
+            if rest:
+                return target
+        else:
+            address = re.sub(r"^//[^/]*/", "", rest)
+            port = _HOST_PORT.fullmatch(address)
+            if port and 0 < int(port[1]) < 65536:
+                return target
+    elif "://" not in target:
+        port = _HOST_PORT.fullmatch(target)
+        if port and 0 < int(port[1]) < 65536:
+            return target
+    raise SystemExit(f"{name} must be a gRPC target such as localhost:50051 or dns:///parlor-service:50051 "
+                     f"(a host and a port), not {target[:100]!r}")
+
+
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
 
 
 def _origins(name: str) -> tuple[str, ...]:
-    """A comma-separated list of web origins (scheme://host[:port]), or `*`."""
-    found = tuple(o.strip().rstrip("/") for o in os.environ.get(name, "").split(",") if o.strip())
-    for origin in found:
-        if origin != "*" and not re.fullmatch(r"https?://[^/\s?#]+", origin):
+    """A comma-separated list of web origins (scheme://host[:port]), or `*`,
+    each as a browser writes it in its Origin header: lower case, without the
+    scheme's default port (the gateway compares them exactly)."""
+    found = []
+    for origin in (o.strip().rstrip("/") for o in os.environ.get(name, "").split(",")):
+        if origin == "*" or not origin:
+            found += [origin] if origin else []
+            continue
+        match = re.fullmatch(r"(https?)://([^/\s?#:@\[\]]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?", origin,
+                             re.IGNORECASE)
+        if not match or (match[3] and not 0 < int(match[3]) < 65536):
             raise SystemExit(f"{name}: {origin!r} is not an origin like https://app.example.com")
-    return found
+        scheme, host, port = match[1].lower(), match[2].lower(), match[3]
+        found.append(f"{scheme}://{host}" + (f":{port}" if port and port != _DEFAULT_PORTS[scheme] else ""))
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -155,6 +215,19 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
 
+    def check_distinct_ports(self, *variables: str) -> None:
+        """Stops naming two of `variables` (port settings of servers on one
+        host) that give the same port: the second server would fail to bind,
+        or, when both are HTTP, one would answer for the other."""
+        ports = {"PARLOR_GRPC_PORT": self.grpc_port, "PARLOR_HTTP_PORT": self.http_port,
+                 "PARLOR_METRICS_PORT": self.metrics_port}
+        seen: dict[int, str] = {}
+        for variable in variables:
+            port = ports[variable]
+            if port in seen:
+                raise SystemExit(f"{seen[port]} and {variable} are both {port}: each server needs a port of its own")
+            seen[port] = variable
+
     @classmethod
     def from_env(cls) -> "Settings":
         return cls(
@@ -163,7 +236,7 @@ class Settings:
             grpc_port=_port("PARLOR_GRPC_PORT", 50051),
             http_port=_port("PARLOR_HTTP_PORT", 8080),
             metrics_port=_port("PARLOR_METRICS_PORT", 9095),
-            service_target=os.environ.get("PARLOR_SERVICE_TARGET", "").strip() or "localhost:50051",
+            service_target=_service_target("PARLOR_SERVICE_TARGET", "localhost:50051"),
             allow_fixed_seed=_bool("PARLOR_ALLOW_FIXED_SEED", False),
             finished_ttl=_int("PARLOR_FINISHED_TTL_SECONDS", 86_400, minimum=1, maximum=3650 * DAY),
             abandoned_ttl=_int("PARLOR_ABANDONED_TTL_SECONDS", 604_800, minimum=1, maximum=3650 * DAY),

@@ -252,6 +252,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
 
 
 async def serve(settings: Settings) -> None:
+    settings.check_distinct_ports("PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT")
     # Live event streams hear of new events on a subscription of their own.
     store = MatchStore(connect(settings.redis_url), connect(settings.redis_url, pubsub=True),
                        settings.redis_max_connections)

@@ -107,6 +107,12 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("redis+sentinel://:secret@h1/main?password=secret", "reads no query parameter but"),
     ("unix:///run/redis.sock?password=secret&db=abc", "the database after the host"),
     ("redis://h:6379?db=x&password=secret", "the database after the host"),
+    ("redis://:secret@127.0.0.1:abc/0", "Port could not be cast to integer value as 'abc'"),
+    ("redis://:secret@127.0.0.1:99999/0", "Port out of range"),
+    ("redis+cluster://:secret@h:abc", "Port could not be cast"),
+    ("redis://:secret@h/0?socket_timeout=abc", "Invalid value for 'socket_timeout'"),
+    ("redis://", "no host in it"),
+    ("unix://?password=secret", "no socket path in it"),
 ])
 def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypatch, url, words):
     monkeypatch.setenv("REDIS_URL", url)
@@ -163,3 +169,20 @@ def test_sentinel_urls_name_their_sentinels_and_database(monkeypatch, url, senti
     assert pool.service_name == "main" and pool.connection_kwargs["db"] == db
     assert [(s.connection_pool.connection_kwargs["host"], s.connection_pool.connection_kwargs["port"])
             for s in pool.sentinel_manager.sentinels] == sentinels
+
+
+@pytest.mark.parametrize("target", ["localhost:50051", "dns:///parlor-service-headless.parlor.svc.cluster.local:50051",
+                                    "dns://10.0.0.10/parlor:50051", "[::1]:50051", "unix:/run/parlor.sock",
+                                    "ipv4:127.0.0.1:50051,127.0.0.2:50051"])
+def test_service_targets_that_are_read(monkeypatch, target):
+    monkeypatch.setenv("PARLOR_SERVICE_TARGET", target)
+    assert Settings.from_env().service_target == target
+
+
+@pytest.mark.parametrize("target", ["127.0.0.1:abc", "127.0.0.1:99999", "dns:///", "dns:///parlor",
+                                    "http://127.0.0.1:50051", "parlor-service", "unix:"])
+def test_a_service_target_without_a_host_and_port_stops(monkeypatch, target):
+    """gRPC would take it and then fail every call (or dial port 443)."""
+    monkeypatch.setenv("PARLOR_SERVICE_TARGET", target)
+    with pytest.raises(SystemExit, match="^PARLOR_SERVICE_TARGET must be a gRPC target such as localhost:50051"):
+        Settings.from_env()

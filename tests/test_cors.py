@@ -67,7 +67,8 @@ def test_errors_carry_the_headers_too():
     assert reply.status_code == 404 and reply.headers["Access-Control-Allow-Origin"] == APP
 
 
-@pytest.mark.parametrize("value", ["app.example.com", "https://app.example.com/path", "ftp://x"])
+@pytest.mark.parametrize("value", ["app.example.com", "https://app.example.com/path", "ftp://x",
+                                   "https://app.example.com:99999", "https://user@app.example.com"])
 def test_a_bad_origin_setting_stops_the_server(value):
     env = dict(os.environ, PARLOR_CORS_ORIGINS=value)
     done = subprocess.run([sys.executable, "-c", "from service.config import Settings; Settings.from_env()"],
@@ -82,3 +83,14 @@ def test_a_plain_options_request_says_what_is_allowed_without_a_body():
         assert reply.status_code == 204 and reply.data == b""
         assert "Content-Type" not in reply.headers
         assert set(reply.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
+
+
+def test_origins_are_set_as_browsers_write_them(monkeypatch):
+    """Lower case, without the scheme's default port: a browser's Origin header
+    is compared with them exactly."""
+    monkeypatch.setenv("PARLOR_CORS_ORIGINS", "https://App.Example.com, https://b.example.com:443,"
+                                              "http://c.example:8080/,HTTP://[::1]:80")
+    origins = Settings.from_env().cors_origins
+    assert origins == ("https://app.example.com", "https://b.example.com", "http://c.example:8080", "http://[::1]")
+    reply = client(*origins).get("/healthz", headers={"Origin": "https://app.example.com"})
+    assert reply.headers["Access-Control-Allow-Origin"] == "https://app.example.com"

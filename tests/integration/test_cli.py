@@ -89,7 +89,8 @@ def alive(pids: set[int]) -> set[int]:
 
 
 def test_dev_with_embedded_redis():
-    proc, port, banner = start_dev({})
+    """(With PARLOR_HOST and PROMETHEUS_MULTIPROC_DIR set empty: they count as unset.)"""
+    proc, port, banner = start_dev({"PARLOR_HOST": "", "PROMETHEUS_MULTIPROC_DIR": ""})
     assert f"REST   http://127.0.0.1:{port}" in banner and "embedded" in banner
     started = redis_servers(proc.pid)
     assert len(started) == 1, "one embedded Redis"
@@ -187,3 +188,22 @@ def test_a_bad_setting_stops_with_a_message_naming_it(variable, value, says, com
 def test_the_service_on_a_host_that_does_not_resolve_says_so():
     test_a_bad_setting_stops_with_a_message_naming_it(
         "PARLOR_HOST", "nohost.invalid", "cannot listen on PARLOR_HOST nohost.invalid: ", command="service")
+
+
+@pytest.mark.parametrize("command, first, second", [
+    ("dev", "PARLOR_HTTP_PORT", "PARLOR_GRPC_PORT"),
+    ("dev", "PARLOR_METRICS_PORT", "PARLOR_HTTP_PORT"),
+    ("dev", "PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT"),
+    ("service", "PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT"),
+])
+def test_one_port_for_two_servers_stops_naming_both(command, first, second):
+    port = str(free_port())
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
+    env.update({"PARLOR_HTTP_PORT": str(free_port()), "PARLOR_GRPC_PORT": str(free_port()),
+                "PARLOR_METRICS_PORT": str(free_port()), first: port, second: port,
+                "REDIS_URL": "redis://127.0.0.1:1/0" if command == "service" else ""})
+    result = subprocess.run([PARLOR, command], env=env, capture_output=True, text=True, timeout=60)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output
+    ordered = [v for v in ("PARLOR_HTTP_PORT", "PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT") if v in (first, second)]
+    assert f"{ordered[0]} and {ordered[1]} are both {port}: each server needs a port of its own" in output

@@ -247,3 +247,24 @@ def test_an_embedded_redis_does_not_take_another_servers_port_for_its_own():
         with pytest.raises(RuntimeError, match="taken by another Redis"):
             EmbeddedRedis(port=theirs.port).start()
         assert theirs.process.poll() is None
+
+
+def test_the_gateway_calls_the_service_directly_whatever_proxy_variables_say(stack):
+    """http_proxy and grpc_proxy (set cluster-wide on some nodes) would make gRPC
+    tunnel the gateway's calls through a proxy, here one that is not there."""
+    from service.embedded_redis import free_port
+
+    from ..support import Stack
+
+    dead_proxy = f"http://127.0.0.1:{free_port()}"
+    gateway = Stack.on_redis_of(stack, env={"PARLOR_SERVICE_TARGET": f"127.0.0.1:{stack.grpc_port}",
+                                            "http_proxy": dead_proxy, "grpc_proxy": dead_proxy,
+                                            "no_proxy": ""})
+    try:
+        gateway.start_gateway()
+        rest = gateway.rest()
+        assert rest.get("/readyz").status == 200
+        assert rest.get("/v1/games").status == 200
+        rest.close()
+    finally:
+        gateway.stop()
