@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import http.client
 import os
 import signal
@@ -64,6 +65,8 @@ def _check_free(host: str, port: int, variable: str) -> None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
             sock.bind((host, port))
     except OSError as exc:
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise SystemExit(f"cannot listen on PARLOR_HOST {host}: not an address of this machine") from None
         raise SystemExit(f"cannot listen on {host_port(host, port)} ({variable}): {exc.strerror or exc}") from None
 
 

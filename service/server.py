@@ -8,6 +8,7 @@ asyncio event loop (grpc.aio): no thread per call, so the GIL is not fought over
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import signal
 import socket
@@ -261,6 +262,8 @@ async def serve(settings: Settings) -> None:
     except socket.gaierror as exc:
         raise SystemExit(f"cannot listen on PARLOR_HOST {settings.host}: {exc.strerror or exc}") from None
     except OSError as exc:
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise SystemExit(f"cannot listen on PARLOR_HOST {settings.host}: not an address of this machine") from None
         raise SystemExit(f"cannot serve metrics on {host_port(settings.host, settings.metrics_port)} "
                          f"(PARLOR_METRICS_PORT): {exc.strerror or exc}") from None
     server, port, keeper, matches = await create_server(settings, store)

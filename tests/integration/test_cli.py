@@ -172,6 +172,7 @@ def test_dev_on_a_taken_http_port_stops_at_once_naming_the_variable():
      "PROMETHEUS_MULTIPROC_DIR /proc/parlor-metrics: No such file or directory; "
      "it must be a writable directory (see the README's configuration table)"),
     ("PARLOR_HOST", "nohost.invalid", "cannot listen on PARLOR_HOST nohost.invalid: "),
+    ("PARLOR_HOST", "192.0.2.1", "cannot listen on PARLOR_HOST 192.0.2.1: not an address of this machine"),
 ])
 def test_a_bad_setting_stops_with_a_message_naming_it(variable, value, says, command="dev"):
     """A message, not a traceback."""
@@ -185,9 +186,12 @@ def test_a_bad_setting_stops_with_a_message_naming_it(variable, value, says, com
     assert result.returncode != 0 and says in output and "Traceback" not in output, output
 
 
-def test_the_service_on_a_host_that_does_not_resolve_says_so():
-    test_a_bad_setting_stops_with_a_message_naming_it(
-        "PARLOR_HOST", "nohost.invalid", "cannot listen on PARLOR_HOST nohost.invalid: ", command="service")
+@pytest.mark.parametrize("host, says", [
+    ("nohost.invalid", "cannot listen on PARLOR_HOST nohost.invalid: "),
+    ("192.0.2.1", "cannot listen on PARLOR_HOST 192.0.2.1: not an address of this machine"),
+])
+def test_the_service_on_a_host_it_cannot_listen_on_says_so(host, says):
+    test_a_bad_setting_stops_with_a_message_naming_it("PARLOR_HOST", host, says, command="service")
 
 
 @pytest.mark.parametrize("command, first, second", [
