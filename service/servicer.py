@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 _SERVICE = pb.DESCRIPTOR.services_by_name["Parlor"]
 SERVICE_NAME = _SERVICE.full_name
+DEADLINE_SLACK = 0.1  # seconds: see Call.cancelled
 
 Observe = Callable[[str, str, float], None]
 Method = Callable[["ParlorServicer", Any, grpc.aio.ServicerContext], Awaitable[Any]]
@@ -167,7 +168,10 @@ class _Call:
         """The call ends without an answer: its deadline passed, or the caller
         cancelled it (so it is not logged and counted as OK)."""
         left = self.context.time_remaining()
-        self.code = "DEADLINE_EXCEEDED" if left is not None and left <= 0 else "CANCELLED"
+        # The deadline travels as a time left (grpc-timeout), so here it falls a
+        # little after the caller's: a caller giving up at its deadline is seen
+        # with a moment still left.
+        self.code = "DEADLINE_EXCEEDED" if left is not None and left <= DEADLINE_SLACK else "CANCELLED"
 
     def finish(self) -> None:
         elapsed = time.perf_counter() - self.started
