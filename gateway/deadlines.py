@@ -47,15 +47,16 @@ class ReadDeadlines:
         while True:
             time.sleep(TICK_SECONDS)
             now = time.monotonic()
-            with self._lock:
-                late = [sock for sock, due in self._due.items() if due <= now]
-                for sock in late:
+            cut = 0
+            with self._lock:  # (shut under the lock: a socket disarmed meanwhile has moved on)
+                for sock in [sock for sock, due in self._due.items() if due <= now]:
                     del self._due[sock]
-            for sock in late:
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:  # already closed
-                    continue
+                    try:
+                        sock.shutdown(socket.SHUT_RDWR)
+                        cut += 1
+                    except OSError:  # already closed
+                        pass
+            for _ in range(cut):
                 self.on_cut()
 
 

@@ -202,7 +202,12 @@ class GatewayWorker(gthread.ThreadWorker):
             conn.received += data
             self.read_ahead_bytes += len(data)
             conn.stall_due = time.monotonic() + _settings.client_timeout
-            if not (conn.request.whole(conn.received) or self.read_ahead_bytes > READ_AHEAD_BUDGET):
+            try:
+                whole = conn.request.whole(conn.received)
+            except Exception:  # noqa: BLE001 (a bug of ours must not end the event loop: gunicorn decides)
+                self.log.exception("reading a request ahead failed; handing it over as it is")
+                whole = True
+            if not (whole or self.read_ahead_bytes > READ_AHEAD_BUDGET):
                 return True
         self.hand_over(conn)  # whole, or the client has stopped sending: gunicorn answers
         return False

@@ -82,8 +82,8 @@ class Request:
                 self.chunked = True
             elif name == b"content-length":
                 value = value.strip()
-                if length is not None or not value.isdigit():
-                    return True
+                if length is not None or not value.isdigit() or len(value) > 18:
+                    return True  # (int() refuses over 4,300 digits: gunicorn words the refusal)
                 length = int(value)
         if self.chunked:
             return True if length is not None else None
@@ -107,9 +107,10 @@ class Request:
             size = bytes(received[self.at:line_end]).partition(b";")[0].strip()
             if not size or not _HEX.issuperset(size):
                 return True
+            if len(size) > 16:
+                return True
             size = int(size, 16)
-            self.total += size
-            if self.total > self.body_limit:
+            if self.total + size > self.body_limit:
                 return True
             if size == 0:
                 self.last, self.at = True, line_end + 1  # (at its line feed: the trailers' walk starts there)
@@ -119,6 +120,7 @@ class Request:
                 return False  # (the next read starts again at this size line)
             if received[data_end:data_end + 2] != b"\r\n":
                 return True
+            self.total += size  # (counted once its data is in: a read may end inside it)
             self.at = data_end + 2
         # After the last chunk: trailer lines, then an empty line, each line ending in
         # CRLF (gunicorn refuses a bare LF at once). `at` is the last line feed walked.

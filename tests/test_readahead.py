@@ -113,3 +113,21 @@ def test_a_request_trickled_in_tiny_chunks_costs_time_in_proportion_to_its_lengt
             break
     assert len(received) == len(CHUNKED) + len(body)
     assert time.process_time() - started < 10
+
+
+def test_a_content_length_too_long_for_int_is_handed_over_not_raised():
+    """int() refuses strings of over 4,300 digits; raised in the worker's event
+    loop, that killed the worker and every connection on it."""
+    assert whole(POST + b"Content-Length: " + b"9" * 5000 + b"\r\n\r\n", LIMIT)
+    assert whole(CHUNKED + b"f" * 5000 + b"\r\n", LIMIT)
+
+
+def test_a_chunk_read_in_pieces_counts_once_towards_the_limit():
+    """A chunk whose data comes over several reads: its size counted at every
+    read made four 16 KiB chunks (a 64 KiB body, within the limit) look past it
+    after a few reads, and the request went to a thread half-read."""
+    body = b"".join(b"4000\r\n" + b"x" * 0x4000 + b"\r\n" for _ in range(4)) + b"0\r\n\r\n"
+    reading, received = Request(LIMIT), bytearray(CHUNKED)
+    for at in range(0, len(body), 1000):
+        received += body[at:at + 1000]
+        assert reading.whole(received) == (at + 1000 >= len(body)), at

@@ -781,3 +781,55 @@ def test_many_pipelined_requests_are_answered_in_order(strict_stack):
         answers = read_responses(sock, count)
     assert [status for status, _ in answers] == [200] * count
     assert all((b'"games"' in reply) == (n % 3 == 0) for n, (_, reply) in enumerate(answers))
+
+
+def test_a_content_length_of_thousands_of_digits_is_refused_and_the_worker_serves_on(strict_stack):
+    """(It raised in the worker's event loop: the worker died, with every
+    connection it held.)"""
+    import json
+    import socket
+
+    kept = strict_stack.rest()
+    assert kept.get("/v1/games").status == 200
+    conn = kept._conn
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=10) as sock:
+        sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Length: " + b"9" * 5000 + b"\r\n\r\n")
+        ((status, body),) = read_responses(sock, 1)
+    assert (status, json.loads(body)["error"]["code"]) == (400, "INVALID_HTTP")
+    assert kept.get("/v1/games").status == 200 and kept._conn is conn, "the kept-alive connection survived"
+    kept.close()
+    assert "Traceback" not in strict_stack.log("gateway")
+
+
+def test_a_chunked_body_trickled_in_holds_no_thread(strict_stack):
+    """Like any request trickled in, a chunked body is read in the event loop
+    to its end: a chunk whose data comes in many reads counts once towards the
+    body limit (counted at every read, 16 KiB chunks looked over the limit
+    after four reads, and went to threads half-read)."""
+    import socket
+    import threading
+    import time
+
+    stop = threading.Event()
+
+    def trickle() -> None:
+        with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+            sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4000\r\n")
+            try:
+                while not stop.is_set():
+                    sock.sendall(b"x" * 10)
+                    time.sleep(0.2)
+            except OSError:
+                pass
+
+    tricklers = [threading.Thread(target=trickle) for _ in range(3)]  # more than the threads
+    for t in tricklers:
+        t.start()
+    try:
+        for _ in range(6):  # over the next few seconds, before the tricklers are cut off
+            time.sleep(0.5)
+            assert answers_soon(strict_stack, within=1), "trickled chunked bodies held the threads"
+    finally:
+        stop.set()
+        for t in tricklers:
+            t.join(30)
