@@ -2,8 +2,8 @@
 
 The gateway's worker reads most requests whole in its event loop before a thread
 takes them (gunicorn_conf.GatewayWorker); a thread still reads what that leaves
-(a body sent after `100 Continue`, a request pipelined behind another, one past
-the worker's read-ahead budget). A worker thread reads with blocking reads, and a
+(a body sent after `100 Continue`, a request past the worker's read-ahead
+budget, one on a stopping worker). A worker thread reads with blocking reads, and a
 client that trickles its request a byte at a time never lets one of them time
 out (SO_RCVTIMEO bounds each read, see gunicorn_conf.when_ready), so it could
 hold the thread for hours. Each request's socket is armed when a thread starts

@@ -77,10 +77,12 @@ class GatewayWorker(gthread.ThreadWorker):
     PARLOR_CLIENT_TIMEOUT_SECONDS, or has not sent its whole request within
     REQUEST_SECONDS, is cut off: its connection's reading side is shut, and a
     thread answers what came as gunicorn answers a request cut short (nothing
-    for unfinished headers, 400 for an unfinished body). Bodies sent after
-    `100 Continue`, requests past READ_AHEAD_BUDGET and requests pipelined
-    behind another are read by the thread, as gunicorn does it, under the same
-    limits (gateway/deadlines.py).
+    for unfinished headers, 400 for an unfinished body). The rest of a request
+    pipelined behind another, cut short by the end of a read, is read in the
+    event loop the same way (finish_request). Bodies sent after `100 Continue`,
+    requests past READ_AHEAD_BUDGET and requests on a stopping worker are read
+    by the thread, as gunicorn does it, under the same limits
+    (gateway/deadlines.py).
 
     Closing a connection after its last answer lingers until the client closes
     its side too (see LINGER_SECONDS); in gunicorn's worker that wait blocked the
@@ -174,8 +176,14 @@ class GatewayWorker(gthread.ThreadWorker):
         the poller for more."""
         self.poller.unregister(conn.sock)
         waiting.remove(conn)
+        self.read_on(conn)
+
+    def read_on(self, conn, received: bytes = b""):
+        """Reads a request in the event loop, `received` (bytes of it already
+        read) first; hands it to a thread once it is whole."""
         now = time.monotonic()
-        conn.received = bytearray()
+        conn.received = bytearray(received)
+        self.read_ahead_bytes += len(received)
         conn.request = Request(_settings.max_body_bytes)
         conn.polled = False
         conn.read_due = now + REQUEST_SECONDS
@@ -184,6 +192,22 @@ class GatewayWorker(gthread.ThreadWorker):
         if self.on_request_bytes(conn, conn.sock):
             self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_request_bytes, conn))
             conn.polled = True
+
+    def finish_request(self, conn, fs):
+        """As gunicorn's, except that a connection kept alive with part of a
+        request already read (pipelined behind the one answered, and cut short
+        by the end of a read) reads the rest in the event loop: gunicorn hands
+        it to a thread at once, which a client sending the rest slowly held."""
+        if self.reads_ahead and self.alive and not fs.cancelled() and fs.exception() is None \
+                and fs.result() is True:
+            unreader = conn.parser.unreader
+            buffered = unreader.buf.getvalue()
+            if buffered and not Request(_settings.max_body_bytes).whole(buffered):
+                unreader.take_buffered()
+                conn.sock.setblocking(False)
+                self.read_on(conn, buffered)
+                return
+        super().finish_request(conn, fs)
 
     def on_request_bytes(self, conn, sock) -> bool:
         """Reads what has come; True while the request is still coming."""
@@ -256,6 +280,7 @@ class GatewayWorker(gthread.ThreadWorker):
         conn.drained = 0
         self.lingering_conns.add(conn)
         self.poller.register(sock, selectors.EVENT_READ, partial(self.on_lingering_bytes, conn))
+        self.nr_conns += 1  # counted again, as gunicorn's blocking linger was: a stopping worker waits for it
 
     def on_lingering_bytes(self, conn, sock):
         try:
@@ -271,6 +296,7 @@ class GatewayWorker(gthread.ThreadWorker):
     def end_linger(self, conn):
         self.poller.unregister(conn.sock)
         self.lingering_conns.discard(conn)
+        self.nr_conns -= 1
         util.close(conn.sock)
 
 

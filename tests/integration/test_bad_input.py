@@ -833,3 +833,41 @@ def test_a_chunked_body_trickled_in_holds_no_thread(strict_stack):
         stop.set()
         for t in tricklers:
             t.join(30)
+
+
+def test_the_start_of_a_pipelined_request_trickled_in_holds_no_thread(strict_stack):
+    """A request answered, with the first bytes of the next one behind it in
+    the same read: the rest of that one is read in the event loop too, however
+    slowly it comes (gunicorn hands such a connection to a thread at once),
+    and then answered."""
+    import json
+    import socket
+    import threading
+    import time
+
+    rest_of_it = b"ET /v1/games HTTP/1.1\r\nHost: x\r\n\r\n"
+    answers: list[int] = []
+
+    def trickle() -> None:
+        with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nG")
+            assert read_responses(sock, 1)[0][0] == 200
+            for byte in rest_of_it:  # 36 bytes over 3.6 s: each in time, the whole within 6 s
+                sock.sendall(bytes([byte]))
+                time.sleep(0.1)
+            ((status, body),) = read_responses(sock, 1)
+            if "games" in json.loads(body):
+                answers.append(status)
+
+    tricklers = [threading.Thread(target=trickle) for _ in range(3)]  # more than the threads
+    for t in tricklers:
+        t.start()
+    try:
+        for _ in range(5):
+            time.sleep(0.5)
+            assert answers_soon(strict_stack, within=1), "slow pipelined requests held the threads"
+    finally:
+        for t in tricklers:
+            t.join(30)
+    assert answers == [200, 200, 200]
+

@@ -147,6 +147,41 @@ def test_sigterm_drains_the_gateway(drain_stack):
     assert not any(isinstance(r[2], int) and r[2] >= 500 for r in results)
 
 
+def test_a_stopping_gateway_finishes_closing_its_connections_before_it_exits(drain_stack):
+    """After SIGTERM, a kept-alive connection's next request is answered with
+    "Connection: close", and the worker lingers until the client has read it:
+    bytes the client sent meanwhile (a request pipelined behind) must not
+    reset the connection and cut off the answer (the lingering worker exited
+    first, and its sockets were reset)."""
+    import socket
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the answer waits in the gateway's buffers
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", drain_stack.http_port))
+    with sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = b""
+        while not first.endswith(b"}"):
+            first += sock.recv(4096)
+        assert first.startswith(b"HTTP/1.1 200")
+        drain_stack.procs["gateway"].send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        sock.sendall(b"GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(0.05)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")  # behind it, after the gateway read it
+        time.sleep(1)
+        reply = b""
+        while more := sock.recv(65536):
+            reply += more
+    head, _, body = reply.partition(b"\r\n\r\n")
+    length = int(next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+                 .split(b":")[1])
+    assert head.startswith(b"HTTP/1.1 200") and b"Connection: close" in head
+    assert len(body) == length and json.loads(body)["openapi"]
+    assert drain_stack.stop_process("gateway") == 0
+
+
 def test_sigterm_drains_the_service(drain_stack):
     """Calls the server accepted before SIGTERM all complete OK."""
     channel = drain_stack.channel()
