@@ -54,8 +54,10 @@ READ_AHEAD_BUDGET = 16 * 1024 * 1024
 # the client still sends is read and dropped until it closes too, for at most
 # LINGER_SECONDS and LINGER_DRAIN bytes, so that those bytes do not reset the
 # connection before the client has read the answer.
+# The bytes are at least a body twice over the limit (gunicorn drains 64 KiB): a
+# client sending a body too large gets its 413, not a reset half-way through.
 LINGER_SECONDS = 2
-LINGER_DRAIN = 64 * 1024
+LINGER_DRAIN = max(64 * 1024, 2 * _settings.max_body_bytes)
 
 
 class GatewayWorker(gthread.ThreadWorker):

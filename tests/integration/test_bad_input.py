@@ -871,3 +871,17 @@ def test_the_start_of_a_pipelined_request_trickled_in_holds_no_thread(strict_sta
             t.join(30)
     assert answers == [200, 200, 200]
 
+
+def test_a_body_too_large_sent_whole_gets_its_413_not_a_reset(strict_stack):
+    """The gateway answers 413 as soon as it sees the Content-Length, and
+    drains what the client still sends while it closes (up to twice the
+    limit), so the client reads its answer rather than a reset."""
+    import json
+    import socket
+
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=10) as sock:
+        sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Length: 120000\r\n\r\n")
+        send_in_pieces(sock, b" " * 120_000, pieces=12, pause=0.02)  # (past 64 KiB after the answer)
+        sock.shutdown(socket.SHUT_WR)
+        ((status, body),) = read_responses(sock, 1)
+    assert (status, json.loads(body)["error"]["code"]) == (413, "BODY_TOO_LARGE")

@@ -70,22 +70,28 @@ def _stream(seed: int) -> bytes:
     return data
 
 
-def _answers(port: int, data: bytes, seed: int) -> list[tuple]:
+def _answers(port: int, data: bytes, seed: int) -> tuple[list[tuple], bool]:
     """Each answer's status, request id and what its body is (an error code, or
-    its top-level keys), in order, until the gateway closes the connection."""
+    its top-level keys), in order, until the gateway closes the connection; and
+    whether it reset the connection (then the answers are those read before)."""
     rng = random.Random(seed)
+    reply, reset = b"", False
     with socket.create_connection(("127.0.0.1", port), timeout=15) as sock:
-        at = 0
-        while at < len(data):
-            step = rng.choice([1, 7, 100, 1000, 10_000, len(data)])
-            sock.sendall(data[at:at + step])
-            at += step
-            if rng.random() < 0.2:
-                time.sleep(rng.random() * 0.02)
-        sock.shutdown(socket.SHUT_WR)
-        reply = b""
-        while more := sock.recv(1 << 20):
-            reply += more
+        try:
+            at = 0
+            while at < len(data):
+                step = rng.choice([1, 7, 100, 1000, 10_000, len(data)])
+                sock.sendall(data[at:at + step])
+                at += step
+                if rng.random() < 0.2:
+                    time.sleep(rng.random() * 0.02)
+            sock.shutdown(socket.SHUT_WR)
+            while more := sock.recv(1 << 20):
+                reply += more
+        except (ConnectionResetError, BrokenPipeError, OSError) as exc:  # (ENOTCONN: reset before shutdown)
+            if isinstance(exc, TimeoutError):  # (no answer at all is a failure)
+                raise
+            reset = True
     answers = []
     while reply:
         head, _, rest = reply.partition(b"\r\n\r\n")
@@ -99,7 +105,9 @@ def _answers(port: int, data: bytes, seed: int) -> list[tuple]:
         except (ValueError, TypeError):
             shape = body
         answers.append((lines[0].split(b" ")[1], fields.get(b"x-request-id"), shape))
-    return answers
+    if reset and answers and len(body) < int(fields.get(b"content-length", b"0")):
+        answers.pop()  # (cut short by the reset)
+    return answers, reset
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +130,10 @@ def gateways():
 def test_a_random_request_stream_is_answered_as_gunicorns_own_worker_answers_it(gateways, seed):
     ours, theirs = gateways
     data = _stream(seed)
-    expected = _answers(theirs, data, seed)
-    assert expected, "gunicorn answered nothing"
-    assert _answers(ours, data, seed) == expected
+    expected, their_reset = _answers(theirs, data, seed)
+    got, our_reset = _answers(ours, data, seed)
+    if their_reset:  # (gunicorn's worker, busy, may reset a closing connection it still had bytes to read on)
+        assert got[:len(expected)] == expected
+    else:
+        assert expected, "gunicorn answered nothing"
+        assert (got, our_reset) == (expected, False)
