@@ -258,11 +258,13 @@ _IN_SCRIPT = re.compile(r"@user_script:\s*\d+:\s*-?([A-Z]+) ")
 def _maybe_sent(exc: Exception) -> bool:
     """Whether a failed command may have reached Redis and run: not when the
     store refused it, no connection could be made (redis-py words those "Error
-    ... connecting to ..."), Redis was loading its data (LOADING), or Sentinel's
-    master had become a replica; otherwise it may have run, its answer lost."""
+    ... connecting to ..." and "Timeout connecting to server"), Redis was loading
+    its data (LOADING), or Sentinel's master had become a replica; otherwise it
+    may have run, its answer lost."""
     text = str(exc)
     return not (isinstance(exc, BusyLoadingError) or text == _NOT_ANSWERING
                 or (text.startswith("Error ") and " connecting to " in text)
+                or text.startswith("Timeout connecting to ")
                 or "previous master is now a slave" in text)
 
 

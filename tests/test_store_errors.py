@@ -77,6 +77,7 @@ def test_other_replies_are_ours_to_fix(reply):
 
 @pytest.mark.parametrize("error,words", [
     (redis.ConnectionError("Error 111 connecting to 127.0.0.1:1. Connection refused."), "not run"),
+    (redis.TimeoutError("Timeout connecting to server"), "not run"),  # (packets dropped: never connected)
     (BaseParser.parse_error("LOADING Redis is loading the dataset in memory"), "not run"),
     (redis.ConnectionError("The previous master is now a slave"), "not run"),
     (ClusterError("TTL exhausted."), "not run"),
