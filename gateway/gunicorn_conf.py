@@ -204,7 +204,12 @@ class GatewayWorker(gthread.ThreadWorker):
                 and fs.result() is True:
             unreader = conn.parser.unreader
             buffered = unreader.buf.getvalue()
-            if buffered and not Request(_settings.max_body_bytes).whole(buffered):
+            try:
+                partial_request = bool(buffered) and not Request(_settings.max_body_bytes).whole(buffered)
+            except Exception:  # noqa: BLE001 (a bug of ours must not end the event loop: gunicorn reads it)
+                self.log.exception("reading a pipelined request ahead failed; handing it over as it is")
+                partial_request = False
+            if partial_request:
                 unreader.take_buffered()
                 conn.sock.setblocking(False)
                 self.read_on(conn, buffered)
