@@ -30,10 +30,11 @@ _HEX = frozenset(b"0123456789abcdefABCDEF")
 class Request:
     """What is known so far of one request coming in on a connection."""
 
-    __slots__ = ("body_limit", "searched", "body_at", "length", "chunked", "at", "total", "last")
+    __slots__ = ("body_limit", "lead", "searched", "body_at", "length", "chunked", "at", "total", "last")
 
     def __init__(self, body_limit: int) -> None:
         self.body_limit = body_limit  # the largest body the app accepts (PARLOR_MAX_BODY_BYTES)
+        self.lead = 0           # empty lines before the request line (gunicorn skips them)
         self.searched = 0       # the bytes before this hold no end of the headers
         self.body_at = -1       # where the body starts, once the headers are in
         self.length = 0         # the Content-Length (not chunked)
@@ -56,20 +57,24 @@ class Request:
 
     def _headers(self, received: bytes | bytearray) -> bool | None:
         """None once the headers are in and say a body is to come; else whether to stop."""
-        start = max(0, self.searched - 3)
+        while self.lead < len(received) and received[self.lead] in b"\r\n":
+            self.lead += 1
+        if self.lead == len(received):
+            return len(received) > HEADERS_LIMIT
+        start = max(self.lead, self.searched - 3)
         end, blank = received.find(b"\r\n\r\n", start), 4
         if end < 0:
             end, blank = received.find(b"\n\n", start), 2
         if end < 0:
-            line_too_long = (self.searched <= LINE_LIMIT < len(received)  # (looked at once)
-                             and received.find(b"\n", 0, LINE_LIMIT) < 0)
+            line_too_long = (self.searched <= self.lead + LINE_LIMIT < len(received)  # (looked at once)
+                             and received.find(b"\n", self.lead, self.lead + LINE_LIMIT) < 0)
             self.searched = len(received)
             return line_too_long or len(received) > HEADERS_LIMIT
         if end > HEADERS_LIMIT:
             return True
         self.body_at = self.at = end + blank
         length = None
-        for line in bytes(received[:end]).split(b"\n")[1:]:
+        for line in bytes(received[self.lead:end]).split(b"\n")[1:]:
             name, colon, value = line.partition(b":")
             name = name.lower()
             if not colon or name != name.strip():  # malformed, or a folded line: gunicorn refuses it
@@ -82,9 +87,10 @@ class Request:
                 self.chunked = True
             elif name == b"content-length":
                 value = value.strip()
-                if length is not None or not value.isdigit() or len(value) > 18:
-                    return True  # (int() refuses over 4,300 digits: gunicorn words the refusal)
-                length = int(value)
+                if length is not None or not value.isdigit():
+                    return True
+                value = value.lstrip(b"0") or b"0"  # (gunicorn takes leading zeros)
+                length = int(value) if len(value) <= 18 else self.body_limit + 1  # (int() refuses 4,300 digits)
         if self.chunked:
             return True if length is not None else None
         if length is None:
@@ -107,8 +113,9 @@ class Request:
             size = bytes(received[self.at:line_end]).partition(b";")[0].strip()
             if not size or not _HEX.issuperset(size):
                 return True
+            size = size.lstrip(b"0") or b"0"  # (gunicorn takes leading zeros)
             if len(size) > 16:
-                return True
+                return True  # (far over the limit)
             size = int(size, 16)
             if self.total + size > self.body_limit:
                 return True

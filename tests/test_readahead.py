@@ -25,6 +25,10 @@ CHUNKED = POST + b"Transfer-Encoding: chunked\r\n\r\n"
     CHUNKED + b"5\r\nhello\r\n0\r\n",
     CHUNKED + b"5;ext=1\r\nhello\r\n0\r\nTrailer: v\r\n",
     POST + b"Transfer-Encoding: Chunked\r\n\r\n",
+    b"\r\n" + POST + b"Content-Length: 24\r\n\r\nab",            # empty lines first: gunicorn skips them
+    POST + b"Content-Length: 0000000000000000024\r\n\r\nab",      # leading zeros: gunicorn takes them
+    CHUNKED + b"00000000000000018\r\nab",
+    b"\r\n\r\n",
     b"GET /" + b"a" * (LINE_LIMIT - 20),                         # a long line, within gunicorn's limit
     b"GET /" + b"a" * 4000 + b" HTTP/1.1\r\nX: " + b"b" * 4000,  # (the limit is the line's, not the headers')
 ], ids=lambda r: repr(r[:90]))
@@ -39,6 +43,8 @@ def test_an_unfinished_request_is_read_on(received):
     POST + b"Content-Length: 5\r\n\r\nabcdeGET /v1/games HTTP/1.1\r\n",  # the next one pipelined
     CHUNKED + b"5\r\nhello\r\n0\r\n\r\n",
     CHUNKED + b"5;ext=1\r\nhello\r\n0\r\nTrailer: v\r\n\r\n",
+    b"\r\n\n\r\nGET /v1/games HTTP/1.1\r\nHost: x\r\n\r\n",
+    POST + b"Content-Length: 0002\r\n\r\nab",
 ], ids=repr)
 def test_a_whole_request_is_handed_over(received):
     assert whole(received, LIMIT)
@@ -75,6 +81,8 @@ SAMPLES = [
     POST + b"Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc",
     CHUNKED + b"2\r\nhi\r\n0\r\nA: b\r\nTrailer: v\nmore",
     b"GET /" + b"a" * (LINE_LIMIT + 10),
+    b"\r\n\r\n" + POST + b"Content-Length: 003\r\n\r\nabc",
+    CHUNKED + b"0002\r\nhi\r\n00\r\n\r\n",
 ]
 
 
