@@ -97,11 +97,17 @@ class _RequestGuard:
         if environ.get("REQUEST_METHOD") != "POST" or (coding is None and length in (None, "", "0")):
             # no body the gateway reads (only POST routes do): the request is in
             DEADLINES.disarm(environ.get("gunicorn.socket"))
-        if coding is None and (not length or (length.isdigit() and int(length) <= self.max_body_bytes)):
-            return self.app(environ, start_response)  # the usual request: nothing to watch
+        if coding is None and "HTTP_EXPECT" not in environ and (
+                not length or (length.isdigit() and int(length) <= self.max_body_bytes)):
+            # The usual request: nothing to watch. (Its body, if any, was read ahead
+            # whole, so whatever the app leaves of it costs no wait to drain.)
+            return self.app(environ, start_response)
+        body = environ["wsgi.input"] = _Input(environ["wsgi.input"], length)
 
         def start(status: str, headers, exc_info=None):
-            if environ.get(errors.UNREAD_BODY):
+            # A body not read to its end: gunicorn would wait (5 s, on this thread)
+            # for the rest of it to drain it, so the connection closes instead.
+            if environ.get(errors.UNREAD_BODY) or not body.done:
                 force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
                 if force_close is not None:
                     force_close()
@@ -115,6 +121,40 @@ class _RequestGuard:
             start(status_line, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
             return [body]
         return self.app(environ, start)
+
+
+class _Input:
+    """wsgi.input, noting whether the body has been read to its end."""
+
+    def __init__(self, raw, length: str | None) -> None:
+        self.raw = raw
+        self.left = int(length) if length and length.isdigit() else None  # (None: to the end of the chunks)
+        self.done = self.left == 0
+
+    def _took(self, data: bytes, size) -> bytes:
+        if self.left is not None:
+            self.left -= len(data)
+            self.done = self.left <= 0
+        if not data or size is None or size < 0:
+            self.done = True  # (read to the end)
+        return data
+
+    def read(self, size=None):
+        return self._took(self.raw.read(size), size)
+
+    def readline(self, size=None):
+        line = self.raw.readline(size)
+        if not line:
+            self.done = True
+        return self._took(line, 0) if line else line
+
+    def readlines(self, size=None):
+        lines = self.raw.readlines(size)
+        self.done = self.done or size is None or size < 0 or not lines
+        return lines
+
+    def __iter__(self):
+        return iter(self.readline, b"")
 
 
 def _compressed(transfer_encoding: str) -> bool:

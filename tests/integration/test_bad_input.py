@@ -885,3 +885,33 @@ def test_a_body_too_large_sent_whole_gets_its_413_not_a_reset(strict_stack):
         sock.shutdown(socket.SHUT_WR)
         ((status, body),) = read_responses(sock, 1)
     assert (status, json.loads(body)["error"]["code"]) == (413, "BODY_TOO_LARGE")
+
+
+@pytest.mark.parametrize("request_head", [
+    b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n",
+    b"POST /v1/no-such-route HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n",
+    b"GET /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n20000\r\n",
+    b"GET /v1/games HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n",
+], ids=["GET with a body over the limit", "unknown route", "GET with a chunked body", "GET expecting 100"])
+def test_a_body_the_app_does_not_read_is_not_waited_for(strict_stack, request_head):
+    """Answered without reading the body that is announced and not sent: the
+    connection closes after the answer, rather than a thread waiting (5 s) to
+    drain the body gunicorn would read next."""
+    import socket
+
+    held = []
+    try:
+        for _ in range(4):  # twice the threads
+            sock = socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=10)
+            sock.sendall(request_head)  # and no body
+            held.append(sock)
+        for sock in held:
+            reply = b""
+            while b"\r\n\r\n" not in reply.removeprefix(b"HTTP/1.1 100 Continue\r\n\r\n"):
+                reply += sock.recv(65536)
+            head = reply.removeprefix(b"HTTP/1.1 100 Continue\r\n\r\n").partition(b"\r\n\r\n")[0]
+            assert b"Connection: close" in head, reply[:300]
+        assert answers_soon(strict_stack, within=1), "threads waited for bodies that never came"
+    finally:
+        for sock in held:
+            sock.close()
