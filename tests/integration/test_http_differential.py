@@ -28,6 +28,12 @@ def _chunked(body: bytes, parts: int, rng: random.Random) -> bytes:
 
 def _request(n: int, rng: random.Random) -> tuple[bytes, bool]:
     """A request with X-Request-Id n, and whether the connection may go on after it."""
+    lead = b"\r\n" if rng.random() < 0.05 else b""  # (empty lines before a request are skipped)
+    request, goes_on = _one_request(n, rng)
+    return lead + request, goes_on
+
+
+def _one_request(n: int, rng: random.Random) -> tuple[bytes, bool]:
     rid = b"X-Request-Id: diff-%04d\r\n" % n
     if rng.random() < 0.3:
         rid += b"X-Pad: %s\r\n" % (b"p" * rng.randint(1, 3000))
