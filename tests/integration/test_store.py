@@ -469,7 +469,7 @@ def test_refused_calls_go_to_redis_again_when_the_refusal_runs_out_or_a_call_is_
     (redis.ConnectionError("Connection closed by server."), True),
     (redis.ConnectionError("Error while reading from 127.0.0.1:6379 : (104, 'Connection reset by peer')"), True),
     (redis.TimeoutError("Timeout reading from 127.0.0.1:6379"), True),
-    (redis.TimeoutError("Timeout connecting to server"), True),  # (not sent, but said safely)
+    (redis.TimeoutError("Timeout connecting to server"), False),  # (the socket never opened)
 ])
 def test_which_failed_writes_may_have_been_made(error, sent):
     from service.store import _maybe_sent
