@@ -44,6 +44,8 @@ REQUEST_SECONDS = 3 * _settings.client_timeout
 
 SILENT_SECONDS = 5  # how long a new connection may wait before sending anything
 
+ACCEPT_PAUSE_SECONDS = 0.5  # no accepting for this long after running out of file descriptors
+
 READ_SIZE = 64 * 1024  # most bytes one read in the event loop takes
 # Most bytes of unfinished requests a worker's event loop holds at once; past it, a
 # request goes to a thread as it is, which reads the rest (as gunicorn does it).
@@ -120,6 +122,9 @@ class GatewayWorker(gthread.ThreadWorker):
         try:
             client, address = listener.accept()
         except OSError as exc:
+            if exc.errno in (errno.EMFILE, errno.ENFILE):
+                self.out_of_files()
+                return
             if exc.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
             return
@@ -130,6 +135,24 @@ class GatewayWorker(gthread.ThreadWorker):
         self.pending_conns.append(conn)
         self.poller.register(conn.sock, selectors.EVENT_READ,
                              partial(self.on_pending_socket_readable, conn))
+
+    def out_of_files(self):
+        """accept() found the worker's limit on open files reached (gunicorn's
+        worker ends there, with every connection it holds): new connections
+        wait in the listen backlog for ACCEPT_PAUSE_SECONDS, while those open
+        finish and close."""
+        now = time.monotonic()
+        self.accept_paused_until = now + ACCEPT_PAUSE_SECONDS
+        super().set_accept_enabled(False)
+        if now >= getattr(self, "files_warned_at", 0) + 10:  # (at most a line every 10 s)
+            self.files_warned_at = now
+            self.log.warning("out of file descriptors (%d connections open): not accepting for %.1f s; "
+                             "raise the limit on open files (ulimit -n)", self.nr_conns, ACCEPT_PAUSE_SECONDS)
+
+    def set_accept_enabled(self, enabled):
+        if enabled and time.monotonic() < getattr(self, "accept_paused_until", 0):
+            return  # (gunicorn's loop asks again at its next turn)
+        super().set_accept_enabled(enabled)
 
     def handle(self, conn):
         # Log lines about this request, before the app names it, carry no request

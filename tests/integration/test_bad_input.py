@@ -915,3 +915,43 @@ def test_a_body_the_app_does_not_read_is_not_waited_for(strict_stack, request_he
     finally:
         for sock in held:
             sock.close()
+
+
+def test_a_worker_out_of_file_descriptors_pauses_accepting_and_serves_on():
+    """accept() failing with EMFILE (the worker's limit on open files reached)
+    ended the worker, and every connection it held, as it does in gunicorn's
+    own worker; it now stops accepting for a moment and serves on."""
+    import re
+    import socket
+    import subprocess
+    import time
+
+    s = Stack(env={"PARLOR_GATEWAY_WORKERS": "1"}).start()
+    held = []
+    try:
+        (worker,) = re.findall(r"Booting worker with pid: (\d+)", s.log("gateway"))
+        kept = s.rest()
+        assert kept.get("/v1/games").status == 200  # a connection the worker holds
+        subprocess.run(["prlimit", f"--pid={worker}", "--nofile=64:64"], check=True)
+        for _ in range(80):  # past the limit: silent connections wait in the backlog or the poller
+            held.append(socket.create_connection(("127.0.0.1", s.http_port), timeout=10))
+        s.log_with("gateway", "out of file descriptors")
+        for sock in held:
+            sock.close()
+        held.clear()
+        assert kept.get("/v1/games").status == 200, "the worker and its connections live on"
+        fresh = s.rest()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                if fresh.get("/healthz").status == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        assert fresh.get("/healthz").status == 200
+        assert re.findall(r"Booting worker with pid: (\d+)", s.log("gateway")) == [worker]
+        assert "Traceback" not in s.log("gateway")
+    finally:
+        for sock in held:
+            sock.close()
+        s.stop()
