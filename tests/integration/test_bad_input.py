@@ -922,8 +922,8 @@ def test_a_worker_out_of_file_descriptors_pauses_accepting_and_serves_on():
     ended the worker, and every connection it held, as it does in gunicorn's
     own worker; it now stops accepting for a moment and serves on."""
     import re
+    import resource
     import socket
-    import subprocess
     import time
 
     s = Stack(env={"PARLOR_GATEWAY_WORKERS": "1"}).start()
@@ -932,7 +932,7 @@ def test_a_worker_out_of_file_descriptors_pauses_accepting_and_serves_on():
         (worker,) = re.findall(r"Booting worker with pid: (\d+)", s.log("gateway"))
         kept = s.rest()
         assert kept.get("/v1/games").status == 200  # a connection the worker holds
-        subprocess.run(["prlimit", f"--pid={worker}", "--nofile=64:64"], check=True)
+        resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (64, 64))
         for _ in range(80):  # past the limit: silent connections wait in the backlog or the poller
             held.append(socket.create_connection(("127.0.0.1", s.http_port), timeout=10))
         s.log_with("gateway", "out of file descriptors")
