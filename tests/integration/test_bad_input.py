@@ -461,7 +461,7 @@ def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
         assert "Traceback" not in s.log("gateway")
         cut = [line for line in s.log("gateway").splitlines() if "stalled" in line]
         assert cut and not any("earlier-" in line for line in cut), "an earlier request's id: " + cut[0]
-        assert connections_cut(s, "stalled") == cut_before + 5  # (and in the metric, for operators)
+        assert connections_cut(s, "stalled") >= cut_before + 5  # (and in the metric, for operators)
     finally:
         for sock in stalled:
             sock.close()
@@ -500,7 +500,7 @@ def test_a_request_trickled_in_a_byte_at_a_time_is_cut_off(strict_stack):
     for t in tricklers:
         t.join(30)
     assert len(ended) == 2 and max(ended) < 12, ended  # 6 s and a tick, not 140 s of trickle
-    assert connections_cut(s, "too_slow") == cut_before + 2
+    assert connections_cut(s, "too_slow") >= cut_before + 2
     assert answers_soon(s, within=2)
     assert "Traceback" not in s.log("gateway")
 
@@ -662,6 +662,9 @@ def test_a_client_that_does_not_read_its_answers_is_cut_off(strict_stack):
         time.sleep(3)  # past the client timeout: the stuck writes have given up
         assert answers_soon(strict_stack, within=4), "a client that does not read held the threads"
         assert "Traceback" not in strict_stack.log("gateway")
+        deadline = time.monotonic() + 10  # (each hog's write gives up 2 s after it stalls, in turn)
+        while connections_cut(strict_stack, "stalled") < cut_before + 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
         assert connections_cut(strict_stack, "stalled") >= cut_before + 2
     finally:
         for sock in hogs:
@@ -693,7 +696,7 @@ def test_clients_that_keep_closed_connections_open_stall_no_one(strict_stack):
             sock.settimeout(5)
             assert sock.recv(100) == b"", "the gateway closed its side"
         waited = time.monotonic() - started
-        assert waited < 4, f"all lingered in turn: {waited:.1f} s"
+        assert waited < 6, f"all lingered in turn: {waited:.1f} s"  # (2 s each in turn: 40 s)
         assert "Traceback" not in strict_stack.log("gateway")
     finally:
         for sock in lingering:
@@ -754,7 +757,7 @@ def test_a_body_trickled_in_after_100_continue_is_cut_off_on_the_thread_too(stri
             pass
     took = time.monotonic() - started
     assert took < 12, f"cut off after {took:.1f} s"  # 6 s and a tick, not 30 s of trickle
-    assert connections_cut(strict_stack, "too_slow") == cut_before + 1
+    assert connections_cut(strict_stack, "too_slow") >= cut_before + 1
     assert answers_soon(strict_stack, within=2)
 
 
