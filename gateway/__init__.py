@@ -143,10 +143,7 @@ class _Input:
         return self._took(self.raw.read(size), size)
 
     def readline(self, size=None):
-        line = self.raw.readline(size)
-        if not line:
-            self.done = True
-        return self._took(line, 0) if line else line
+        return self._took(self.raw.readline(size), 0)  # (an empty line: the end)
 
     def readlines(self, size=None):
         lines = self.raw.readlines(size)

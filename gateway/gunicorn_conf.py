@@ -101,6 +101,8 @@ class GatewayWorker(gthread.ThreadWorker):
         super().__init__(*args, **kwargs)
         self.reading_conns: set = set()
         self.lingering_conns: set = set()
+        self.accept_paused_until = 0.0  # (out_of_files)
+        self.files_warned_at = -10.0
         self.read_ahead_bytes = 0
         self.reads_ahead = (
             all(hasattr(self, name) for name in ("pending_conns", "keepalived_conns", "poller",
@@ -144,13 +146,13 @@ class GatewayWorker(gthread.ThreadWorker):
         now = time.monotonic()
         self.accept_paused_until = now + ACCEPT_PAUSE_SECONDS
         super().set_accept_enabled(False)
-        if now >= getattr(self, "files_warned_at", 0) + 10:  # (at most a line every 10 s)
+        if now >= self.files_warned_at + 10:  # (at most a line every 10 s)
             self.files_warned_at = now
             self.log.warning("out of file descriptors (%d connections open): not accepting for %.1f s; "
                              "raise the limit on open files (ulimit -n)", self.nr_conns, ACCEPT_PAUSE_SECONDS)
 
     def set_accept_enabled(self, enabled):
-        if enabled and time.monotonic() < getattr(self, "accept_paused_until", 0):
+        if enabled and time.monotonic() < self.accept_paused_until:
             return  # (gunicorn's loop asks again at its next turn)
         super().set_accept_enabled(enabled)
 
@@ -227,12 +229,7 @@ class GatewayWorker(gthread.ThreadWorker):
                 and fs.result() is True:
             unreader = conn.parser.unreader
             buffered = unreader.buf.getvalue()
-            try:
-                partial_request = bool(buffered) and not Request(_settings.max_body_bytes).whole(buffered)
-            except Exception:  # noqa: BLE001 (a bug of ours must not end the event loop: gunicorn reads it)
-                self.log.exception("reading a pipelined request ahead failed; handing it over as it is")
-                partial_request = False
-            if partial_request:
+            if buffered and not self.whole(Request(_settings.max_body_bytes), buffered):
                 unreader.take_buffered()
                 conn.sock.setblocking(False)
                 self.read_on(conn, buffered)
@@ -256,15 +253,19 @@ class GatewayWorker(gthread.ThreadWorker):
             conn.received += data
             self.read_ahead_bytes += len(data)
             conn.stall_due = time.monotonic() + _settings.client_timeout
-            try:
-                whole = conn.request.whole(conn.received)
-            except Exception:  # noqa: BLE001 (a bug of ours must not end the event loop: gunicorn decides)
-                self.log.exception("reading a request ahead failed; handing it over as it is")
-                whole = True
-            if not (whole or self.read_ahead_bytes > READ_AHEAD_BUDGET):
+            if not (self.whole(conn.request, conn.received) or self.read_ahead_bytes > READ_AHEAD_BUDGET):
                 return True
         self.hand_over(conn)  # whole, or the client has stopped sending: gunicorn answers
         return False
+
+    def whole(self, request: Request, received) -> bool:
+        """request.whole(received); an error in it (a bug of ours) must not end
+        the event loop: the request goes to gunicorn as it is, which decides."""
+        try:
+            return request.whole(received)
+        except Exception:  # noqa: BLE001
+            self.log.exception("reading a request ahead failed; handing it over as it is")
+            return True
 
     def stop_reading(self, conn):
         if conn.polled:
@@ -301,9 +302,6 @@ class GatewayWorker(gthread.ThreadWorker):
             sock.setblocking(False)
             sock.shutdown(socket.SHUT_WR)  # the client sees the end of the answer now
         except OSError:
-            util.close(sock)
-            return
-        if len(self.lingering_conns) >= self.worker_connections:  # (each holds a file descriptor)
             util.close(sock)
             return
         conn.linger_due = time.monotonic() + LINGER_SECONDS

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import http.client
 import os
 import signal
@@ -19,7 +18,7 @@ import sys
 import time
 import urllib.request
 
-from .config import Settings, host_port, redacted_url
+from .config import Settings, cannot_listen, host_port, redacted_url
 
 GATEWAY_ARGS = ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf", "gateway.wsgi:app"]
 
@@ -58,16 +57,11 @@ def _check_free(host: str, port: int, variable: str) -> None:
     (gunicorn would retry for 5 s and then name neither)."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-    except OSError as exc:
-        raise SystemExit(f"cannot listen on PARLOR_HOST {host}: {exc.strerror or exc}") from None
-    try:
         with socket.socket(family, socket.SOCK_STREAM) as sock:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
             sock.bind((host, port))
     except OSError as exc:
-        if exc.errno == errno.EADDRNOTAVAIL:
-            raise SystemExit(f"cannot listen on PARLOR_HOST {host}: not an address of this machine") from None
-        raise SystemExit(f"cannot listen on {host_port(host, port)} ({variable}): {exc.strerror or exc}") from None
+        raise cannot_listen(host, port, variable, exc) from None
 
 
 def dev() -> int:

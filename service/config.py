@@ -3,8 +3,10 @@ in the README's configuration table; keep the two in step."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import socket
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
@@ -259,6 +261,17 @@ class Settings:
             cors_origins=_origins("PARLOR_CORS_ORIGINS"),
             log_level=_log_level("PARLOR_LOG_LEVEL"),
         )
+
+
+def cannot_listen(host: str, port: int, variable: str, exc: OSError, what: str = "listen on") -> SystemExit:
+    """What a server stops with when it cannot bind host:port: blamed on
+    PARLOR_HOST when the address is at fault (it does not resolve, or is not an
+    address of this machine), else on `variable`, the port's setting."""
+    if isinstance(exc, socket.gaierror):
+        return SystemExit(f"cannot listen on PARLOR_HOST {host}: {exc.strerror or exc}")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return SystemExit(f"cannot listen on PARLOR_HOST {host}: not an address of this machine")
+    return SystemExit(f"cannot {what} {host_port(host, port)} ({variable}): {exc.strerror or exc}")
 
 
 def host_port(host: str, port: int) -> str:

@@ -8,10 +8,8 @@ asyncio event loop (grpc.aio): no thread per call, so the GIL is not fought over
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
 import signal
-import socket
 import time
 
 import grpc
@@ -22,7 +20,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_g
 from prometheus_client import start_http_server
 
 from . import logs, metrics
-from .config import Settings, host_port, redacted_url
+from .config import Settings, cannot_listen, host_port, redacted_url
 from .errors import ParlorError
 from .matches import Matches
 from .servicer import SERVICE_NAME, ParlorServicer, add_to_server
@@ -259,13 +257,9 @@ async def serve(settings: Settings) -> None:
                        settings.redis_max_connections)
     try:  # first: a port in use stops the service before anything else started
         start_http_server(settings.metrics_port, addr=settings.host)
-    except socket.gaierror as exc:
-        raise SystemExit(f"cannot listen on PARLOR_HOST {settings.host}: {exc.strerror or exc}") from None
     except OSError as exc:
-        if exc.errno == errno.EADDRNOTAVAIL:
-            raise SystemExit(f"cannot listen on PARLOR_HOST {settings.host}: not an address of this machine") from None
-        raise SystemExit(f"cannot serve metrics on {host_port(settings.host, settings.metrics_port)} "
-                         f"(PARLOR_METRICS_PORT): {exc.strerror or exc}") from None
+        raise cannot_listen(settings.host, settings.metrics_port, "PARLOR_METRICS_PORT", exc,
+                            "serve metrics on") from None
     server, port, keeper, matches = await create_server(settings, store)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
                                                 "redis": redacted_url(settings.redis_url)})
