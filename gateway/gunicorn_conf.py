@@ -18,7 +18,7 @@ from gunicorn import util
 from gunicorn.glogging import Logger
 from gunicorn.workers import gthread
 
-from gateway import stream_slots
+from gateway import stream_slots, streams
 from gateway.deadlines import DEADLINES
 from gateway.readahead import Request
 from service import logs
@@ -117,6 +117,16 @@ class GatewayWorker(gthread.ThreadWorker):
         if not self.reads_ahead:
             self.log.warning("this gunicorn's worker lacks what the gateway builds on (gunicorn 27): "
                              "requests are read on threads, so slow clients can hold them")
+
+    # ---- stopping: open event streams end at once (gateway/streams.py) ----
+
+    def handle_exit(self, sig, frame):  # SIGTERM: drain
+        super().handle_exit(sig, frame)
+        streams.end_all_soon()
+
+    def handle_quit(self, sig, frame):  # SIGINT, SIGQUIT: stop now
+        streams.end_all_soon()
+        super().handle_quit(sig, frame)
 
     def accept(self, listener):
         if not hasattr(self, "pending_conns") or not hasattr(self, "on_pending_socket_readable"):
@@ -499,8 +509,7 @@ def on_exit(server):
 
 
 def post_worker_init(worker):
-    # Open event streams end at their next message once this worker shuts down.
-    from gateway import streams
+    # Open event streams end once this worker shuts down (GatewayWorker.handle_exit).
     streams.worker = worker
 
 

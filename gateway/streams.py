@@ -41,8 +41,29 @@ RETRY_MS = 1000  # how long EventSource waits before reconnecting
 KEEPALIVE = b": keep-alive\n\n"
 
 # The gunicorn worker this process runs as (gunicorn_conf.post_worker_init sets
-# it): streams end at their next message once it is shutting down.
+# it): a stream that opens while it is stopping ends at once.
 worker = None
+
+# The streams open in this process (ended at once when the worker stops: end_all).
+_open: set["_Relay"] = set()
+_open_lock = threading.Lock()
+
+
+def end_all() -> None:
+    """Ends every open stream now (the worker is stopping): each ends as if the
+    service had ended it, and its client resumes elsewhere with Last-Event-ID.
+    A stream waiting for the match's next event would otherwise hold its thread,
+    and the worker's exit, until its next keep-alive message."""
+    with _open_lock:
+        relays = list(_open)
+    for relay in relays:
+        relay.replies.cancel()
+
+
+def end_all_soon() -> None:
+    """end_all() on a thread of its own: safe from a signal handler, which
+    must not wait for the locks of a gRPC call."""
+    threading.Thread(target=end_all, name="end-streams", daemon=True).start()
 
 
 def wanted() -> bool:
@@ -158,6 +179,10 @@ class _Relay:
             return
         if self.sock is not None:  # the headers and first message are out: now watch
             HANGUPS.watch(self.sock, self.replies.cancel)
+        with _open_lock:
+            _open.add(self)
+        if worker is not None and not worker.alive:  # stopping since (end_all may have missed it)
+            return
         try:
             for reply in self.replies:
                 yield _frame(reply)
@@ -169,6 +194,8 @@ class _Relay:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            with _open_lock:
+                _open.discard(self)
             try:
                 if self.sock is not None:
                     HANGUPS.forget(self.sock)

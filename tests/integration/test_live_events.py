@@ -415,21 +415,27 @@ def test_a_stream_ends_with_unavailable_when_redis_goes_away():
         assert "Traceback" not in stack.log("service")
 
 
-def test_sse_streams_end_soon_when_the_gateway_drains():
-    stack = Stack(env={"PARLOR_DRAIN_SECONDS": "20", "PARLOR_STREAM_KEEPALIVE_SECONDS": "1",
-                       "PARLOR_GATEWAY_WORKERS": "1"}).start()
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["drain", "quick"])
+def test_sse_streams_end_at_once_when_the_gateway_stops(sig):
+    """A stopping worker ends its open streams at once, not at their next
+    keep-alive (15 s by default): a drain (SIGTERM) or Ctrl-C (SIGINT) is not
+    held up by clients waiting for a match's next event."""
+    stack = Stack(env={"PARLOR_DRAIN_SECONDS": "20", "PARLOR_GATEWAY_WORKERS": "1"}).start()
     try:
         rest = stack.rest()
         match, _ = new_rest_match(rest, "what_the_heck", 2, seed=None)
         rest.close()
-        stream = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
-        assert stream.status == 200
+        streams = [Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events") for _ in range(3)]
+        assert all(stream.status == 200 for stream in streams)
+        for stream in streams:  # every stream is open, waiting for the next event
+            assert stream.events(2)
         started = time.monotonic()
-        stack.procs["gateway"].send_signal(signal.SIGTERM)
-        while stream.next() is not None:
-            assert time.monotonic() - started < 10, "an open stream held the gateway's drain"
+        stack.procs["gateway"].send_signal(sig)
+        for stream in streams:
+            while stream.next() is not None:
+                assert time.monotonic() - started < 10, "an open stream held the gateway's stop"
         assert stack.procs["gateway"].wait(15) == 0
-        assert time.monotonic() - started < 10
+        assert time.monotonic() - started < 8  # (the keep-alive would be 15 s, the drain 20 s)
     finally:
         stack.stop()
 
