@@ -97,17 +97,18 @@ class _RequestGuard:
         if environ.get("REQUEST_METHOD") != "POST" or (coding is None and length in (None, "", "0")):
             # no body the gateway reads (only POST routes do): the request is in
             DEADLINES.disarm(environ.get("gunicorn.socket"))
-        if coding is None and "HTTP_EXPECT" not in environ and (
-                not length or (length.isdigit() and int(length) <= self.max_body_bytes)):
-            # The usual request: nothing to watch. (Its body, if any, was read ahead
-            # whole, so whatever the app leaves of it costs no wait to drain.)
-            return self.app(environ, start_response)
-        body = environ["wsgi.input"] = _Input(environ["wsgi.input"], length)
+        body = None
+        if coding is not None or "HTTP_EXPECT" in environ or (
+                length and not (length.isdigit() and int(length) <= self.max_body_bytes)):
+            body = environ["wsgi.input"] = _Input(environ["wsgi.input"], length)
+        # (Otherwise the usual request: its body, if any, was read ahead whole, so
+        # whatever the app leaves of it costs no wait to drain.)
 
         def start(status: str, headers, exc_info=None):
-            # A body not read to its end: gunicorn would wait (5 s, on this thread)
-            # for the rest of it to drain it, so the connection closes instead.
-            if environ.get(errors.UNREAD_BODY) or not body.done:
+            # A body that could not be read, or not read to its end: gunicorn would
+            # wait (5 s, on this thread) for the rest of it to drain it, or take what
+            # comes after a body cut short for a next request: the connection closes.
+            if environ.get(errors.UNREAD_BODY) or (body is not None and not body.done):
                 force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
                 if force_close is not None:
                     force_close()
@@ -117,9 +118,9 @@ class _RequestGuard:
             # gunicorn passes gzip, deflate and compress through undecoded; the body
             # is refused unread, as gunicorn refuses the codings it does not know.
             environ[errors.UNREAD_BODY] = True
-            status_line, body = errors.protocol_error(501)
-            start(status_line, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
-            return [body]
+            status_line, payload = errors.protocol_error(501)
+            start(status_line, [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))])
+            return [payload]
         return self.app(environ, start)
 
 

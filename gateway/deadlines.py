@@ -30,6 +30,8 @@ class ReadDeadlines:
         self._due: dict[socket.socket, float] = {}
         self._pid: int | None = None
         self.on_cut: Callable[[], None] = lambda: None  # called for each socket shut
+        # called when a thread's read of a body stalled (SO_RCVTIMEO ran out): jsonpb
+        self.on_stall: Callable[[], None] = lambda: None
 
     def arm(self, sock: socket.socket, seconds: float) -> None:
         with self._lock:

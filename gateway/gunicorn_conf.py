@@ -16,7 +16,7 @@ from functools import partial
 
 from gunicorn import util
 from gunicorn.glogging import Logger
-from gunicorn.workers import gthread
+from gunicorn.workers import base, gthread
 
 from gateway import stream_slots, streams
 from gateway.deadlines import DEADLINES
@@ -101,6 +101,7 @@ class GatewayWorker(gthread.ThreadWorker):
         super().__init__(*args, **kwargs)
         self.reading_conns: set = set()
         self.lingering_conns: set = set()
+        self.quitting = False  # (handle_quit)
         self.accept_paused_until = 0.0  # (out_of_files)
         self.files_warned_at = -10.0
         self.read_ahead_bytes = 0
@@ -114,6 +115,7 @@ class GatewayWorker(gthread.ThreadWorker):
         for reason in CUT_REASONS:
             CONNECTIONS_CUT.labels(reason)  # shown from the start, at 0
         DEADLINES.on_cut = partial(_log_cut, self.log, "too_slow")
+        DEADLINES.on_stall = partial(_log_cut, self.log, "stalled")
         if not self.reads_ahead:
             self.log.warning("this gunicorn's worker lacks what the gateway builds on (gunicorn 27): "
                              "requests are read on threads, so slow clients can hold them")
@@ -125,8 +127,18 @@ class GatewayWorker(gthread.ThreadWorker):
         streams.end_all_soon()
 
     def handle_quit(self, sig, frame):  # SIGINT, SIGQUIT: stop now
+        """gunicorn's worker's quick stop, but only once, and without its
+        tpool.shutdown(). Ctrl-C in a terminal reaches a worker twice (SIGINT
+        from the terminal, SIGQUIT from the master); a second handler run
+        inside the first one's tpool.shutdown() waited for ever for the pool's
+        lock (as would any run while the loop was in tpool.submit()), until the
+        master killed the worker after PARLOR_DRAIN_SECONDS. The interpreter's
+        exit shuts the pool down anyway."""
+        if self.quitting:
+            return
+        self.quitting = True
         streams.end_all_soon()
-        super().handle_quit(sig, frame)
+        base.Worker.handle_quit(self, sig, frame)
 
     def accept(self, listener):
         if not hasattr(self, "pending_conns") or not hasattr(self, "on_pending_socket_readable"):
@@ -180,7 +192,14 @@ class GatewayWorker(gthread.ThreadWorker):
                 sock.setblocking(True)
                 conn.init()  # (a plain HTTP/1 connection: nothing to read for it)
                 conn.parser.unreader.chunk = _ReadAhead(conn.parser.unreader, received)
-            return super().handle(conn)
+            keepalive = super().handle(conn)
+            if getattr(conn, "cut", False):
+                # Cut off in the event loop (murder_pending): the reading side was shut,
+                # but Linux still delivers what the client sends after that, such as
+                # the rest of a body the thread took for ended. Those bytes must not
+                # be read as a next request: the connection closes after this answer.
+                return False
+            return keepalive
         finally:
             DEADLINES.disarm(sock)
             unreader = getattr(conn.parser, "unreader", None)
@@ -298,6 +317,7 @@ class GatewayWorker(gthread.ThreadWorker):
                 _log_cut(self.log, "stalled")
             else:
                 _log_cut(self.log, "too_slow")
+            conn.cut = True  # (closed after its answer: handle)
             try:
                 conn.sock.shutdown(socket.SHUT_RD)  # the thread reads what came, then the end
             except OSError:

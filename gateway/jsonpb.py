@@ -45,6 +45,10 @@ def body_object() -> dict[str, Any]:
         request.environ[UNREAD_BODY] = True  # so the connection closes after the reply
         if isinstance(exc, RequestEntityTooLarge):
             raise
+        if BlockingIOError in (type(exc), type(exc.__context__)):  # (Werkzeug's ClientDisconnected)
+            # a read on a thread stalled (gunicorn_conf.when_ready): counted and
+            # logged as the event loop's cuts are
+            DEADLINES.on_stall()
         # the server could not read it: bad chunked encoding, cut short
         raise ApiError(400, "INVALID_HTTP", "The request body could not be read "
                        "(malformed chunked encoding, or shorter than announced).") from None

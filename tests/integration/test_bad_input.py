@@ -467,6 +467,48 @@ def test_stalled_requests_cannot_take_every_gateway_thread(strict_stack):
             sock.close()
 
 
+@pytest.mark.parametrize("method,path", [("POST", "/v1/matches"), ("GET", "/v1/games")],
+                         ids=["read-body", "unread-body"])
+def test_what_comes_after_a_body_cut_off_is_never_read_as_a_request(strict_stack, method, path):
+    """A client stalls half-way through a body and is cut off; then the rest of
+    the body it announced comes (a client or proxy slow in sending it on), and
+    those bytes happen to be a whole request. They are never answered as one:
+    the connection closes after the answer to the request cut off. (Linux still
+    delivers bytes sent after the gateway shut the reading side, and those that
+    came just after the answer were read as the connection's next request.)"""
+    import socket
+    import threading
+
+    smuggled = b"GET /v1/games HTTP/1.1\r\nHost: x\r\nX-Request-Id: inside-a-body\r\n\r\n"
+    first = b'{"game": '
+
+    def trial(replies: list[bytes]) -> None:
+        with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+            sock.sendall(b"%s %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n%s" % (method.encode(), path.encode(),
+                                                          len(first) + len(smuggled), first))
+            reply = sock.recv(65536)  # after the stall (2 s here): the rest of the body, at once
+            try:
+                sock.sendall(smuggled)
+                reply += read_to_close(sock)
+            except OSError:
+                pass
+            replies.append(reply)
+
+    replies: list[bytes] = []
+    trials = [threading.Thread(target=trial, args=(replies,)) for _ in range(4)]
+    for thread in trials:  # (in parallel: the moment the rest comes in decides, so several tries)
+        thread.start()
+    for thread in trials:
+        thread.join(30)
+    assert len(replies) == len(trials)
+    for reply in replies:
+        assert reply.startswith(b"HTTP/1.1 400" if method == "POST" else b"HTTP/1.1 200"), reply[:200]
+        assert reply.count(b"HTTP/1.1 ") == 1 and b"inside-a-body" not in reply, reply[:600]
+        if method == "POST":  # (the body could not be read: the answer says the connection ends)
+            assert b"\r\nconnection: close\r\n" in reply.lower().partition(b"\r\n\r\n")[0]
+
+
 def test_a_request_trickled_in_a_byte_at_a_time_is_cut_off(strict_stack):
     """Each byte in time, but the whole request not within three client timeouts
     (6 s here): the connection ends and the thread serves others again."""
@@ -759,6 +801,26 @@ def test_a_body_trickled_in_after_100_continue_is_cut_off_on_the_thread_too(stri
     assert took < 12, f"cut off after {took:.1f} s"  # 6 s and a tick, not 30 s of trickle
     assert connections_cut(strict_stack, "too_slow") >= cut_before + 1
     assert answers_soon(strict_stack, within=2)
+
+
+def test_a_body_stalled_after_100_continue_is_cut_off_and_counted(strict_stack):
+    """A body sent after `100 Continue` is read by a thread; one that stalls
+    for the client timeout (2 s here) is refused 400, its connection closed,
+    and counted as stalled like those cut in the event loop."""
+    import socket
+    import time
+
+    cut_before = connections_cut(strict_stack, "stalled")
+    with socket.create_connection(("127.0.0.1", strict_stack.http_port), timeout=15) as sock:
+        sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 50\r\n\r\n")
+        assert sock.recv(100).startswith(b"HTTP/1.1 100 Continue")
+        sock.sendall(b'{"game"')
+        assert_invalid_http(read_to_close(sock))
+    deadline = time.monotonic() + 10  # (the count is written as the answer goes out, not before)
+    while connections_cut(strict_stack, "stalled") < cut_before + 1:
+        assert time.monotonic() < deadline, "the stall was not counted"
+        time.sleep(0.1)
 
 
 def test_many_pipelined_requests_are_answered_in_order(strict_stack):
