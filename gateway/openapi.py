@@ -116,11 +116,16 @@ def document() -> dict[str, Any]:
                      "with PARLOR_ALLOW_FIXED_SEED=1; otherwise 403 FIXED_SEED_DISABLED."},
         },
     }
+    body_key = ("The Idempotency-Key header's value, sent in the body instead (the header "
+                 "is the usual place). Both may be sent if equal; if they differ, 400 "
+                 "INVALID_IDEMPOTENCY_KEY.")
     schemas["JoinBody"] = {
         "type": "object", "required": ["name"],
         "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64},
                        "seat": {"type": "integer", "format": "int32",
-                                "description": "The seat to take; the lowest open seat if omitted."}},
+                                "description": "The seat to take; the lowest open seat if omitted."},
+                       "idempotencyKey": {"type": "string", "pattern": "^[\\x21-\\x7e]{16,128}$",
+                                          "description": body_key}},
     }
     schemas["ActionBody"] = {
         "type": "object", "required": ["action"],
@@ -130,6 +135,8 @@ def document() -> dict[str, Any]:
                                 "description": "If the match is no longer at this version: 409 STALE_VERSION."},
             "seat": {"type": "integer", "format": "int32",
                      "description": "Optional; must be the token's seat (else 403 SEAT_MISMATCH)."},
+            "idempotencyKey": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$",
+                               "description": body_key},
         },
     }
     schemas["Error"] = {

@@ -161,3 +161,19 @@ def test_refusals_fit(checked):
         reply = checked.request("POST", "/v1/matches", raw=raw, headers={"Content-Type": "application/json"})
         statuses.add(reply.status)
     assert {400, 401, 403, 404, 409, 413} <= statuses
+
+
+def test_idempotency_keys_in_the_body_fit(checked):
+    """The key may come in the body (`idempotencyKey`) instead of the header."""
+    match = checked.post("/v1/matches", {"game": "what_the_heck", "players": 2}).body
+    path = f"/v1/matches/{match['matchId']}"
+    first = checked.post(f"{path}/seats", {"name": "a", "idempotencyKey": "join-key-" + "a" * 16}).body
+    again = checked.post(f"{path}/seats", {"name": "a", "idempotencyKey": "join-key-" + "a" * 16}).body
+    assert again == first
+    second = checked.post(f"{path}/seats", {"name": "b"}).body
+    action = checked.get(f"{path}/legal-actions", token=first["token"]).body["actions"][0]
+    played = checked.post(f"{path}/actions", {"action": action, "idempotencyKey": "bid-1"}, token=first["token"])
+    replayed = checked.post(f"{path}/actions", {"action": action, "idempotencyKey": "bid-1"}, token=first["token"])
+    assert played.status == replayed.status == 200 and replayed.body == played.body
+    assert second["seat"] != first["seat"]
+    assert ("joinMatch", "request", 0) in checked.checked
