@@ -491,8 +491,13 @@ def on_starting(server):
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         lock.close()
-        sys.exit(f"PROMETHEUS_MULTIPROC_DIR {directory} belongs to a gateway that is running "
-                 f"(on PARLOR_HTTP_PORT {_settings.http_port}?); give this one another directory")
+        with open(os.path.join(directory, _METRICS_LOCK)) as held:
+            owner = held.read().strip()  # (the running gateway's address, written below)
+        sys.exit(f"PROMETHEUS_MULTIPROC_DIR {directory} belongs to a gateway that is running"
+                 f"{f' (on {owner})' if owner else ''}; give this one another directory")
+    lock.truncate(0)
+    lock.write(" ".join(bind))
+    lock.flush()
     _held_lock = lock
     _empty(directory)
 

@@ -17,7 +17,7 @@ import redis
 
 def server_binary() -> str:
     """PARLOR_REDIS_SERVER, else the packaged binary, else redis-server on PATH."""
-    explicit = os.environ.get("PARLOR_REDIS_SERVER")
+    explicit = os.environ.get("PARLOR_REDIS_SERVER", "").strip()  # (blank counts as unset)
     if explicit:
         return explicit
     try:

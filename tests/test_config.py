@@ -186,3 +186,12 @@ def test_a_service_target_without_a_host_and_port_stops(monkeypatch, target):
     monkeypatch.setenv("PARLOR_SERVICE_TARGET", target)
     with pytest.raises(SystemExit, match="^PARLOR_SERVICE_TARGET must be a gRPC target such as localhost:50051"):
         Settings.from_env()
+
+
+def test_a_blank_redis_server_variable_counts_as_unset(monkeypatch):
+    from service.embedded_redis import server_binary
+
+    monkeypatch.delenv("PARLOR_REDIS_SERVER", raising=False)
+    default = server_binary()
+    monkeypatch.setenv("PARLOR_REDIS_SERVER", "  ")
+    assert server_binary() == default

@@ -4,6 +4,7 @@ gateway to service, and a drain on SIGTERM that fails nothing already accepted."
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -303,3 +304,16 @@ def test_the_gateway_calls_the_service_directly_whatever_proxy_variables_say(sta
         rest.close()
     finally:
         gateway.stop()
+
+
+def test_a_second_gateway_given_a_running_ones_metrics_directory_names_that_one(stack):
+    """(Its message named its own port, as if that were the running one's.)"""
+    import tempfile
+
+    env = {**stack.process_env(), "PARLOR_HTTP_PORT": str(free_port()),
+           "PROMETHEUS_MULTIPROC_DIR": os.path.join(tempfile.gettempdir(),
+                                                    f"parlor-gateway-metrics-{stack.http_port}")}
+    second = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
+                             "gateway.wsgi:app"], env=env, capture_output=True, text=True, timeout=60)
+    assert second.returncode != 0
+    assert f"belongs to a gateway that is running (on 127.0.0.1:{stack.http_port})" in second.stderr
