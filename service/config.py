@@ -94,7 +94,29 @@ def _redis_url(name: str) -> str:
             raise SystemExit(f"{name}: {exc} (see the README)") from None
         if not read.get("path" if scheme == "unix" else "host"):
             raise SystemExit(f"{name}: no {'socket path' if scheme == 'unix' else 'host'} in it (see the README)")
+        _check_redis_options(name, "redis://" + url.partition("://")[2] if scheme == "redis+cluster" else url)
     return url
+
+
+def _check_redis_options(name: str, url: str) -> None:
+    """Refuses query options that redis-py's connections do not take (it would
+    raise at the first connection, leaving the service NOT_SERVING for good) and
+    those that change what the store reads (replies as text, RESP3)."""
+    from redis import asyncio as aredis
+
+    options = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+    for option, allowed in (("decode_responses", None), ("protocol", "2")):
+        if option in options and options[option] != allowed:
+            raise SystemExit(f"{name}: ?{option}={options[option][:20]} is not for this service "
+                             "(it reads Redis's replies as bytes, in RESP2); leave it out")
+    try:
+        aredis.ConnectionPool.from_url(url).make_connection()  # (builds the connection; opens nothing)
+    except TypeError as exc:  # an option no connection of this scheme takes
+        unknown = re.search(r"argument '([^']*)'", str(exc))
+        raise SystemExit(f"{name}: redis-py reads no option ?{unknown.group(1) if unknown else ''} for a "
+                         "URL of this scheme (see redis-py's from_url for those it reads)") from None
+    except ValueError as exc:  # (a value it cannot convert; its messages quote no password)
+        raise SystemExit(f"{name}: {exc} (see the README)") from None
 
 
 def sentinel_hosts(hosts: str) -> list[tuple[str, int]]:

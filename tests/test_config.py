@@ -83,6 +83,7 @@ def test_an_unknown_log_level_stops(monkeypatch):
 
 
 @pytest.mark.parametrize("url", ["redis://localhost:6379/0", "redis://:pw@h:6379", "rediss://h/2?ssl_cert_reqs=none",
+                                 "redis://h/0?socket_timeout=3&client_name=parlor&protocol=2",
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
                                  "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
                                  "redis+cluster://h:7000"])
@@ -113,6 +114,14 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("redis://:secret@h/0?socket_timeout=abc", "Invalid value for 'socket_timeout'"),
     ("redis://", "no host in it"),
     ("unix://?password=secret", "no socket path in it"),
+    # (redis-py raised these at the first connection: the service ran on, never SERVING)
+    ("redis://:secret@h/0?foo=bar", "redis-py reads no option [?]foo"),
+    ("redis://:secret@h/0?ssl_cert_reqs=none", "redis-py reads no option [?]ssl_cert_reqs"),
+    ("unix:///run/redis.sock?password=secret&timeout=1", "redis-py reads no option [?]timeout"),
+    ("redis+cluster://:secret@h:7000?foo=1", "redis-py reads no option [?]foo"),
+    # (replies as text, or in RESP3: every read of a match failed)
+    ("redis://:secret@h/0?decode_responses=yes", "[?]decode_responses=yes is not for this service"),
+    ("redis://:secret@h/0?protocol=3", "[?]protocol=3 is not for this service"),
 ])
 def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypatch, url, words):
     monkeypatch.setenv("REDIS_URL", url)
