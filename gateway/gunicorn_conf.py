@@ -45,6 +45,7 @@ REQUEST_SECONDS = 3 * _settings.client_timeout
 SILENT_SECONDS = 5  # how long a new connection may wait before sending anything
 
 ACCEPT_PAUSE_SECONDS = 0.5  # no accepting for this long after running out of file descriptors
+IDLE_SHED = 8  # most idle kept-alive connections closed each time it runs out (out_of_files)
 
 READ_SIZE = 64 * 1024  # most bytes one read in the event loop takes
 # Most bytes of unfinished requests a worker's event loop holds at once; past it, a
@@ -162,16 +163,30 @@ class GatewayWorker(gthread.ThreadWorker):
 
     def out_of_files(self):
         """accept() found the worker's limit on open files reached (gunicorn's
-        worker ends there, with every connection it holds): new connections
-        wait in the listen backlog for ACCEPT_PAUSE_SECONDS, while those open
-        finish and close."""
+        worker ends there, with every connection it holds). The longest idle
+        kept-alive connections are closed (up to IDLE_SHED of them; a client,
+        or a proxy's pool, opens another when it needs one), and the waiting
+        connection is accepted at once; with none idle, new connections wait
+        in the listen backlog for ACCEPT_PAUSE_SECONDS, while those open finish
+        and close. (A worker whose files are held by idle kept-alive
+        connections made new clients wait out the keep-alive time.)"""
         now = time.monotonic()
-        self.accept_paused_until = now + ACCEPT_PAUSE_SECONDS
-        super().set_accept_enabled(False)
+        shed = 0
+        while self.keepalived_conns and shed < IDLE_SHED:
+            conn = self.keepalived_conns.popleft()
+            self.poller.unregister(conn.sock)
+            self.nr_conns -= 1
+            conn.close()
+            shed += 1
+        if not shed:
+            self.accept_paused_until = now + ACCEPT_PAUSE_SECONDS
+            super().set_accept_enabled(False)
         if now >= self.files_warned_at + 10:  # (at most a line every 10 s)
             self.files_warned_at = now
-            self.log.warning("out of file descriptors (%d connections open): not accepting for %.1f s; "
-                             "raise the limit on open files (ulimit -n)", self.nr_conns, ACCEPT_PAUSE_SECONDS)
+            self.log.warning("out of file descriptors (%d connections open): %s; raise the limit on "
+                             "open files (ulimit -n)", self.nr_conns,
+                             f"closed {shed} idle kept-alive connections" if shed else
+                             f"not accepting for {ACCEPT_PAUSE_SECONDS:.1f} s")
 
     def set_accept_enabled(self, enabled):
         if enabled and time.monotonic() < self.accept_paused_until:

@@ -1020,3 +1020,43 @@ def test_a_worker_out_of_file_descriptors_pauses_accepting_and_serves_on():
         for sock in held:
             sock.close()
         s.stop()
+
+
+def test_a_worker_out_of_file_descriptors_closes_idle_connections_for_new_ones():
+    """The worker's open files are all held by idle kept-alive connections (a
+    proxy's pool, say): a new client is served at once, not after the idle
+    ones' keep-alive time (30 s here), and the idle ones are closed for it."""
+    import os
+    import re
+    import resource
+    import socket
+    import time
+
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    s = Stack(env={"PARLOR_GATEWAY_WORKERS": "1", "PARLOR_GATEWAY_KEEPALIVE_SECONDS": "30"}).start()
+    idle = []
+    try:
+        (worker,) = re.findall(r"Booting worker with pid: (\d+)", s.log("gateway"))
+        with socket.create_connection(("127.0.0.1", s.http_port), timeout=10) as warm:
+            warm.sendall(request)
+            assert warm.recv(65536).startswith(b"HTTP/1.1 200")
+        time.sleep(1)  # (its linger over)
+        files = len(os.listdir(f"/proc/{worker}/fd"))
+        resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (files + 8, files + 8))
+        for _ in range(8):  # answered, then kept alive and idle: every file the worker may open
+            sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=10)
+            sock.sendall(request)
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+            idle.append(sock)
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", s.http_port), timeout=40) as fresh:
+            fresh.sendall(request)
+            assert fresh.recv(65536).startswith(b"HTTP/1.1 200")
+        assert time.monotonic() - started < 10  # (not the keep-alive's 30 s)
+        assert s.log_with("gateway", "idle kept-alive connections")
+        assert sum(sock.recv(1) == b"" for sock in idle) >= 1, "an idle connection was closed for it"
+        assert re.findall(r"Booting worker with pid: (\d+)", s.log("gateway")) == [worker]
+    finally:
+        for sock in idle:
+            sock.close()
+        s.stop()
