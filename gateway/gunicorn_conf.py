@@ -5,8 +5,10 @@ import errno
 import fcntl
 import io
 import os
+import queue
 import selectors
 import shutil
+import signal
 import socket
 import struct
 import sys
@@ -122,6 +124,30 @@ class GatewayWorker(gthread.ThreadWorker):
                              "requests are read on threads, so slow clients can hold them")
 
     # ---- stopping: open event streams end at once (gateway/streams.py) ----
+
+    def init_signals(self):
+        """gunicorn's, then the stops the master sent while this worker was
+        starting. Until now the worker ran the master's signal handlers,
+        inherited through the fork, which only queue a signal (in this
+        process's copy of the master's queue: pre_fork, post_fork): a SIGTERM
+        or SIGINT that came then was lost, and the worker served on until the
+        master killed it after PARLOR_DRAIN_SECONDS."""
+        super().init_signals()
+        queued = getattr(self, "master_signals", None)
+        if queued is None:
+            return
+        came = []
+        try:
+            for _ in range(getattr(self, "signals_queued_at_fork", 0)):
+                queued.get_nowait()  # the master's own, queued before the fork
+            while True:
+                came.append(queued.get_nowait())
+        except queue.Empty:
+            pass
+        if signal.SIGINT in came or signal.SIGQUIT in came:
+            self.handle_quit(signal.SIGQUIT, None)
+        elif signal.SIGTERM in came:
+            self.handle_exit(signal.SIGTERM, None)
 
     def handle_exit(self, sig, frame):  # SIGTERM: drain
         super().handle_exit(sig, frame)
@@ -546,6 +572,19 @@ def when_ready(server):
 def on_exit(server):
     if _held_lock is not None:  # (only the gateway that emptied it)
         shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
+def pre_fork(server, worker):
+    # The signals the master has queued and not yet handled (copied into the
+    # worker by the fork; GatewayWorker.init_signals skips them).
+    queued = getattr(server, "SIG_QUEUE", None)
+    worker.signals_queued_at_fork = queued.qsize() if hasattr(queued, "qsize") else 0
+
+
+def post_fork(server, worker):
+    # In the worker: the master's signal handlers, still in place, queue here.
+    queued = getattr(server, "SIG_QUEUE", None)
+    worker.master_signals = queued if hasattr(queued, "get_nowait") else None
 
 
 def post_worker_init(worker):

@@ -317,3 +317,40 @@ def test_a_second_gateway_given_a_running_ones_metrics_directory_names_that_one(
                              "gateway.wsgi:app"], env=env, capture_output=True, text=True, timeout=60)
     assert second.returncode != 0
     assert f"belongs to a gateway that is running (on 127.0.0.1:{stack.http_port})" in second.stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["drain", "quick"])
+def test_a_worker_told_to_stop_while_it_starts_stops(stack, tmp_path, sig):
+    """The master tells its workers to stop while one is still starting (right
+    after a scale-up, or a Ctrl-C at start): until it sets its own signal
+    handlers, a new worker runs the master's, which only queue the signal. It
+    was lost, and the worker served on until the master killed it after
+    PARLOR_DRAIN_SECONDS (20 s here). Here the start is held up (post_fork
+    sleeps) so that the stop comes then."""
+    config = tmp_path / "slow_start.py"
+    config.write_text("from gateway.gunicorn_conf import *  # noqa: F401,F403\n"
+                      "from gateway import gunicorn_conf\n\n\n"
+                      "def post_fork(server, worker):\n"
+                      "    getattr(gunicorn_conf, 'post_fork', lambda *_: None)(server, worker)\n"
+                      "    import time\n"
+                      "    time.sleep(2)\n")
+    env = {**stack.process_env(), "PARLOR_HTTP_PORT": str(free_port()), "PARLOR_DRAIN_SECONDS": "20",
+           "PARLOR_GATEWAY_WORKERS": "1"}
+    log = tmp_path / "gateway.log"
+    with open(log, "wb") as out:
+        gateway = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
+                                    "-c", str(config), "gateway.wsgi:app"], env=env,
+                                   stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while "Booting worker" not in log.read_text():
+            assert time.monotonic() < deadline and gateway.poll() is None, log.read_text()
+            time.sleep(0.02)
+        started = time.monotonic()
+        gateway.send_signal(sig)
+        assert gateway.wait(30) == 0
+        assert time.monotonic() - started < 12, "the worker missed the stop: " + log.read_text()[-2000:]
+        assert "SIGKILL" not in log.read_text()
+    finally:
+        gateway.kill()
+        gateway.wait()
