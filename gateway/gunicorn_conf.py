@@ -164,6 +164,7 @@ class GatewayWorker(gthread.ThreadWorker):
         if self.quitting:
             return
         self.quitting = True
+        self.alive = False  # (before end_all: a stream opening meanwhile sees it and ends)
         streams.end_all_soon()
         base.Worker.handle_quit(self, sig, frame)
 
@@ -192,14 +193,26 @@ class GatewayWorker(gthread.ThreadWorker):
         worker ends there, with every connection it holds). The longest idle
         kept-alive connections are closed (up to IDLE_SHED of them; a client,
         or a proxy's pool, opens another when it needs one), and the waiting
-        connection is accepted at once; with none idle, new connections wait
-        in the listen backlog for ACCEPT_PAUSE_SECONDS, while those open finish
-        and close. (A worker whose files are held by idle kept-alive
-        connections made new clients wait out the keep-alive time.)"""
+        connection is accepted at the loop's next turn; with none idle, new
+        connections wait in the listen backlog for ACCEPT_PAUSE_SECONDS, while
+        those open finish and close. (A worker whose files are held by idle
+        kept-alive connections made new clients wait out the keep-alive time.)
+        Only connections with nothing come on them are closed: one whose
+        request (or end) has come is left to its event, which may be in this
+        very turn of the loop (closed here, it found its socket gone)."""
         now = time.monotonic()
         shed = 0
-        while self.keepalived_conns and shed < IDLE_SHED:
-            conn = self.keepalived_conns.popleft()
+        for conn in list(self.keepalived_conns):  # (the oldest first)
+            if shed >= IDLE_SHED:
+                break
+            try:
+                conn.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+                continue  # something came: not idle
+            except BlockingIOError:
+                pass
+            except OSError:
+                continue
+            self.keepalived_conns.remove(conn)
             self.poller.unregister(conn.sock)
             self.nr_conns -= 1
             conn.close()
@@ -537,7 +550,7 @@ def on_starting(server):
         sys.exit(f"PROMETHEUS_MULTIPROC_DIR {directory} belongs to a gateway that is running"
                  f"{f' (on {owner})' if owner else ''}; give this one another directory")
     lock.truncate(0)
-    lock.write(" ".join(bind))
+    lock.write(" ".join(server.cfg.bind))  # (GUNICORN_CMD_ARGS may have changed it)
     lock.flush()
     _held_lock = lock
     _empty(directory)

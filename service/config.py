@@ -106,7 +106,7 @@ def _check_redis_options(name: str, url: str) -> None:
 
     options = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
     for option, allowed in (("decode_responses", None), ("protocol", "2")):
-        if option in options and options[option] != allowed:
+        if option in options and options[option].strip().lstrip("0") != allowed:
             raise SystemExit(f"{name}: ?{option}={options[option][:20]} is not for this service "
                              "(it reads Redis's replies as bytes, in RESP2); leave it out")
     try:
@@ -115,8 +115,11 @@ def _check_redis_options(name: str, url: str) -> None:
         unknown = re.search(r"argument '([^']*)'", str(exc))
         raise SystemExit(f"{name}: redis-py reads no option ?{unknown.group(1) if unknown else ''} for a "
                          "URL of this scheme (see redis-py's from_url for those it reads)") from None
-    except ValueError as exc:  # (a value it cannot convert; its messages quote no password)
-        raise SystemExit(f"{name}: {exc} (see the README)") from None
+    except Exception as exc:  # noqa: BLE001 (a value it cannot use: ValueError, RedisError, ...)
+        password = urlsplit(url).password
+        said = str(exc) if not password or password not in str(exc) else type(exc).__name__
+        raise SystemExit(f"{name}: an option's value is not one redis-py can use: {said[:200]} "
+                         "(see the README)") from None
 
 
 def sentinel_hosts(hosts: str) -> list[tuple[str, int]]:

@@ -84,6 +84,7 @@ def test_an_unknown_log_level_stops(monkeypatch):
 
 @pytest.mark.parametrize("url", ["redis://localhost:6379/0", "redis://:pw@h:6379", "rediss://h/2?ssl_cert_reqs=none",
                                  "redis://h/0?socket_timeout=3&client_name=parlor&protocol=2",
+                                 "redis://h/0?protocol=02",
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
                                  "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
                                  "redis+cluster://h:7000"])
@@ -122,6 +123,10 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     # (replies as text, or in RESP3: every read of a match failed)
     ("redis://:secret@h/0?decode_responses=yes", "[?]decode_responses=yes is not for this service"),
     ("redis://:secret@h/0?protocol=3", "[?]protocol=3 is not for this service"),
+    # (values redis-py cannot use, raised as other errors than TypeError)
+    ("rediss://:secret@h/0?ssl_cert_reqs=bogus", "an option's value is not one redis-py can use"),
+    ("redis://:secret@h/0?credential_provider=x", "an option's value is not one redis-py can use"),
+    ("redis://:secret@h/0?maint_notifications_config=x", "an option's value is not one redis-py can use"),
 ])
 def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypatch, url, words):
     monkeypatch.setenv("REDIS_URL", url)

@@ -1025,9 +1025,10 @@ def test_a_worker_out_of_file_descriptors_pauses_accepting_and_serves_on():
 def test_a_worker_out_of_file_descriptors_closes_idle_connections_for_new_ones():
     """The worker's open files are all held by idle kept-alive connections (a
     proxy's pool, say): a new client is served at once, not after the idle
-    ones' keep-alive time (30 s here), and the idle ones are closed for it."""
+    ones' keep-alive time (30 s here), and idle ones are closed for it."""
     import os
     import re
+    import select
     import resource
     import socket
     import time
@@ -1046,16 +1047,67 @@ def test_a_worker_out_of_file_descriptors_closes_idle_connections_for_new_ones()
         for _ in range(8):  # answered, then kept alive and idle: every file the worker may open
             sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=10)
             sock.sendall(request)
-            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+            assert read_responses(sock, 1)[0][0] == 200
             idle.append(sock)
         started = time.monotonic()
         with socket.create_connection(("127.0.0.1", s.http_port), timeout=40) as fresh:
             fresh.sendall(request)
             assert fresh.recv(65536).startswith(b"HTTP/1.1 200")
         assert time.monotonic() - started < 10  # (not the keep-alive's 30 s)
-        assert s.log_with("gateway", "idle kept-alive connections")
-        assert sum(sock.recv(1) == b"" for sock in idle) >= 1, "an idle connection was closed for it"
+        assert re.search(r"closed [1-8] idle kept-alive connections", s.log("gateway"))
+        closed, _, _ = select.select(idle, [], [], 5)  # (those closed for it read as ended)
+        assert closed and all(sock.recv(1) == b"" for sock in closed)
         assert re.findall(r"Booting worker with pid: (\d+)", s.log("gateway")) == [worker]
+    finally:
+        for sock in idle:
+            sock.close()
+        s.stop()
+
+
+def test_an_idle_connection_whose_request_comes_as_files_run_out_is_served():
+    """Files run out (accept fails) in the same turn of the worker's event loop
+    as a request comes on an idle kept-alive connection: that connection is
+    served, not closed under the event (which ended the worker, with every
+    request it held). The worker is stopped for a moment so that both events
+    land in one turn."""
+    import os
+    import re
+    import resource
+    import signal
+    import socket
+    import time
+
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    s = Stack(env={"PARLOR_GATEWAY_WORKERS": "1", "PARLOR_GATEWAY_KEEPALIVE_SECONDS": "30"}).start()
+    idle = []
+    try:
+        (worker,) = re.findall(r"Booting worker with pid: (\d+)", s.log("gateway"))
+        with socket.create_connection(("127.0.0.1", s.http_port), timeout=10) as warm:
+            warm.sendall(request)
+            assert read_responses(warm, 1)[0][0] == 200
+        time.sleep(1)  # (its linger over)
+        files = len(os.listdir(f"/proc/{worker}/fd"))
+        resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (files + 4, files + 4))
+        for _ in range(4):
+            sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=10)
+            sock.sendall(request)
+            assert read_responses(sock, 1)[0][0] == 200
+            idle.append(sock)
+        time.sleep(0.3)
+        os.kill(int(worker), signal.SIGSTOP)
+        try:
+            fresh = socket.create_connection(("127.0.0.1", s.http_port), timeout=10)  # (in the backlog)
+            fresh.sendall(request)
+            time.sleep(0.2)
+            idle[0].sendall(request)
+            time.sleep(0.2)
+        finally:
+            os.kill(int(worker), signal.SIGCONT)
+        assert read_responses(idle[0], 1)[0][0] == 200
+        assert read_responses(fresh, 1)[0][0] == 200
+        fresh.close()
+        assert re.findall(r"Booting worker with pid: (\d+)", s.log("gateway")) == [worker]
+        assert "Traceback" not in s.log("gateway")
     finally:
         for sock in idle:
             sock.close()
