@@ -212,7 +212,7 @@ def test_error_replies_to_the_health_check_do_not_stop_it(durable_stack):
 
 
 def _run_forever(url: str) -> None:
-    client = redis.Redis.from_url(url)
+    client = redis.Redis.from_url(url, socket_timeout=None)  # (it runs until the test kills it)
     try:
         client.eval("while true do end", 0)
     except redis.ResponseError:  # killed
