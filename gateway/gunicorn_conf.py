@@ -168,6 +168,14 @@ class GatewayWorker(gthread.ThreadWorker):
         streams.end_all_soon()
         base.Worker.handle_quit(self, sig, frame)
 
+    def handle_request(self, req, conn):
+        alive = self.alive
+        try:
+            return super().handle_request(req, conn)
+        finally:
+            if alive and not self.alive:  # its last request (gunicorn's max_requests): stopping
+                streams.end_all_soon()
+
     def accept(self, listener):
         if not hasattr(self, "pending_conns") or not hasattr(self, "on_pending_socket_readable"):
             return super().accept(listener)

@@ -564,3 +564,28 @@ def test_keep_alives_go_out_while_redis_hangs():
             assert time.monotonic() - started < 3
         finally:
             stack.redis.process.send_signal(signal.SIGCONT)
+
+
+def test_sse_streams_end_at_once_when_a_worker_restarts_after_its_last_request():
+    """gunicorn's --max-requests restarts a worker after so many requests (it
+    stops itself, with no signal): its open streams end then too, not at
+    their next keep-alive (15 s)."""
+    stack = Stack(env={"PARLOR_GATEWAY_WORKERS": "1"}, gateway=False).start()
+    try:
+        stack.start_gateway("--max-requests", "12")
+        rest = stack.rest()
+        match, _ = new_rest_match(rest, "what_the_heck", 2, seed=None)
+        stream = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
+        assert stream.status == 200 and stream.events(2)
+        started = time.monotonic()
+        for _ in range(12):  # past the worker's last request
+            try:
+                rest.get("/v1/games")
+            except OSError:
+                rest.close()
+        while stream.next() is not None:
+            assert time.monotonic() - started < 8, "the stream held the worker's restart"
+        assert time.monotonic() - started < 8
+        rest.close()
+    finally:
+        stack.stop()
