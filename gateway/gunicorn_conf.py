@@ -611,6 +611,7 @@ def post_fork(server, worker):
 def post_worker_init(worker):
     # Open event streams end once this worker shuts down (GatewayWorker.handle_exit).
     streams.worker = worker
+    streams.HANGUPS.start()
 
 
 def child_exit(server, worker):

@@ -87,16 +87,35 @@ class Hangups:
         self._pid = None
 
     def _start(self) -> None:  # in the process that uses it (gunicorn forks)
-        self._selector = selectors.DefaultSelector()
-        self._wake_r, self._wake_w = socket.socketpair()
+        selector = selectors.DefaultSelector()
+        try:
+            self._wake_r, self._wake_w = socket.socketpair()
+        except OSError:
+            selector.close()
+            raise
+        self._selector = selector
         self._selector.register(self._wake_r, selectors.EVENT_READ)
         threading.Thread(target=self._run, name="stream-hangups", daemon=True).start()
         self._pid = os.getpid()
 
-    def watch(self, sock: socket.socket, on_hangup: Callable[[], None]) -> None:
+    def start(self) -> None:
+        """Starts the watcher in this process, if not yet (gunicorn_conf's
+        post_worker_init does it as a worker starts: its selector and wake-up
+        pair take three file descriptors, which a worker that has run out of
+        them could not open for its first stream)."""
         with self._lock:
             if self._pid != os.getpid():
                 self._start()
+
+    def watch(self, sock: socket.socket, on_hangup: Callable[[], None]) -> None:
+        """Watches `sock`; if the watcher cannot start (out of file descriptors),
+        the stream goes unwatched, and a hang-up is seen at its next write."""
+        with self._lock:
+            if self._pid != os.getpid():
+                try:
+                    self._start()
+                except OSError:
+                    return
             self._selector.register(sock, selectors.EVENT_READ, on_hangup)
         self._wake_w.send(b"w")  # the selector thread picks the new socket up
 

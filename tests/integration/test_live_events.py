@@ -589,3 +589,34 @@ def test_sse_streams_end_at_once_when_a_worker_restarts_after_its_last_request()
         rest.close()
     finally:
         stack.stop()
+
+
+def test_a_stream_is_served_by_a_worker_short_of_file_descriptors():
+    """The watcher of streams' hang-ups takes three file descriptors; started
+    by a worker's first stream, it failed in a worker at its limit of open
+    files, and every stream was cut after its first message (a traceback each
+    time). It starts with the worker now."""
+    import os
+    import re
+    import resource
+
+    stack = Stack(env={"PARLOR_GATEWAY_WORKERS": "1"}).start()
+    try:
+        rest = stack.rest()
+        match, _ = new_rest_match(rest, "what_the_heck", 2, seed=None)
+        (worker,) = re.findall(r"Booting worker with pid: (\d+)", stack.log("gateway"))
+        rest.close()
+        time.sleep(2.5)  # (its linger over)
+        files = len(os.listdir(f"/proc/{worker}/fd"))
+        soft, hard = resource.prlimit(int(worker), resource.RLIMIT_NOFILE)
+        resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (files + 1, hard))  # room for one connection
+        try:
+            stream = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events")
+            assert stream.status == 200 and len(stream.events(2)) == 2
+            time.sleep(0.5)
+            assert "Traceback" not in stack.log("gateway")
+            stream.close()
+        finally:
+            resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (soft, hard))
+    finally:
+        stack.stop()
