@@ -116,16 +116,19 @@ def document() -> dict[str, Any]:
                      "with PARLOR_ALLOW_FIXED_SEED=1; otherwise 403 FIXED_SEED_DISABLED."},
         },
     }
+    # Idempotency keys: an action's, and a join's (longer: hard to guess). The header
+    # is the usual place; the body may carry the same value as `idempotencyKey`.
+    action_key = {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$"}
+    join_key = {"type": "string", "pattern": "^[\\x21-\\x7e]{16,128}$"}
     body_key = ("The Idempotency-Key header's value, sent in the body instead (the header "
-                 "is the usual place). Both may be sent if equal; if they differ, 400 "
-                 "INVALID_IDEMPOTENCY_KEY.")
+                "is the usual place). Both may be sent if equal; if they differ, 400 "
+                "INVALID_IDEMPOTENCY_KEY.")
     schemas["JoinBody"] = {
         "type": "object", "required": ["name"],
         "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64},
                        "seat": {"type": "integer", "format": "int32",
                                 "description": "The seat to take; the lowest open seat if omitted."},
-                       "idempotencyKey": {"type": "string", "pattern": "^[\\x21-\\x7e]{16,128}$",
-                                          "description": body_key}},
+                       "idempotencyKey": {**join_key, "description": body_key}},
     }
     schemas["ActionBody"] = {
         "type": "object", "required": ["action"],
@@ -135,8 +138,7 @@ def document() -> dict[str, Any]:
                                 "description": "If the match is no longer at this version: 409 STALE_VERSION."},
             "seat": {"type": "integer", "format": "int32",
                      "description": "Optional; must be the token's seat (else 403 SEAT_MISMATCH)."},
-            "idempotencyKey": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$",
-                               "description": body_key},
+            "idempotencyKey": {**action_key, "description": body_key},
         },
     }
     schemas["Error"] = {
@@ -149,13 +151,13 @@ def document() -> dict[str, Any]:
     }
     match_id = {"name": "matchId", "in": "path", "required": True, "schema": {"type": "string"}}
     idem = {"name": "Idempotency-Key", "in": "header", "required": False,
-            "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{1,128}$"},
+            "schema": action_key,
             "description": "1 to 128 printable ASCII characters, no spaces. Scoped to the match "
                            "and seat and kept as long as the match: a retry with the same key and "
                            "body returns the first response and changes nothing; the same key with "
                            "another body is 409 IDEMPOTENCY_KEY_REUSED."}
     join_idem = {"name": "Idempotency-Key", "in": "header", "required": False,
-                 "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{16,128}$"},
+                 "schema": join_key,
                  "description": "16 to 128 printable ASCII characters, no spaces, hard to guess (a "
                                 "random UUID, say). Scoped to the match and kept as long as it: a "
                                 "retry with the same key and body returns the first answer (the same "

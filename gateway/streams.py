@@ -110,12 +110,11 @@ class Hangups:
     def watch(self, sock: socket.socket, on_hangup: Callable[[], None]) -> None:
         """Watches `sock`; if the watcher cannot start (out of file descriptors),
         the stream goes unwatched, and a hang-up is seen at its next write."""
+        try:
+            self.start()
+        except OSError:
+            return
         with self._lock:
-            if self._pid != os.getpid():
-                try:
-                    self._start()
-                except OSError:
-                    return
             self._selector.register(sock, selectors.EVENT_READ, on_hangup)
         self._wake_w.send(b"w")  # the selector thread picks the new socket up
 

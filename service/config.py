@@ -105,10 +105,11 @@ def _check_redis_options(name: str, url: str) -> None:
     from redis import asyncio as aredis
 
     options = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
-    for option, allowed in (("decode_responses", None), ("protocol", "2")):
-        if option in options and options[option].strip().lstrip("0") != allowed:
-            raise SystemExit(f"{name}: ?{option}={options[option][:20]} is not for this service "
-                             "(it reads Redis's replies as bytes, in RESP2); leave it out")
+    resp3 = options.get("protocol", "2").strip().lstrip("0") != "2"  # (redis-py reads 02 as 2)
+    if "decode_responses" in options or resp3:
+        option = "decode_responses" if "decode_responses" in options else "protocol"
+        raise SystemExit(f"{name}: ?{option}={options[option][:20]} is not for this service "
+                         "(it reads Redis's replies as bytes, in RESP2); leave it out")
     try:
         aredis.ConnectionPool.from_url(url).make_connection()  # (builds the connection; opens nothing)
     except TypeError as exc:  # an option no connection of this scheme takes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 
 import pytest
@@ -1022,46 +1023,61 @@ def test_a_worker_out_of_file_descriptors_pauses_accepting_and_serves_on():
         s.stop()
 
 
-def test_a_worker_out_of_file_descriptors_closes_idle_connections_for_new_ones():
-    """The worker's open files are all held by idle kept-alive connections (a
-    proxy's pool, say): a new client is served at once, not after the idle
-    ones' keep-alive time (30 s here), and idle ones are closed for it."""
+HEALTH_REQUEST = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+@contextlib.contextmanager
+def files_held_by_idle_connections(count: int):
+    """One gateway worker (idle connections kept 30 s) whose limit on open files
+    leaves room for `count` connections, each answered and then kept alive,
+    idle: yields (the stack, the worker's pid, those connections)."""
     import os
     import re
-    import select
     import resource
     import socket
     import time
 
-    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
     s = Stack(env={"PARLOR_GATEWAY_WORKERS": "1", "PARLOR_GATEWAY_KEEPALIVE_SECONDS": "30"}).start()
     idle = []
     try:
         (worker,) = re.findall(r"Booting worker with pid: (\d+)", s.log("gateway"))
         with socket.create_connection(("127.0.0.1", s.http_port), timeout=10) as warm:
-            warm.sendall(request)
-            assert warm.recv(65536).startswith(b"HTTP/1.1 200")
+            warm.sendall(HEALTH_REQUEST)
+            assert read_responses(warm, 1)[0][0] == 200
         time.sleep(1)  # (its linger over)
         files = len(os.listdir(f"/proc/{worker}/fd"))
-        resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (files + 8, files + 8))
-        for _ in range(8):  # answered, then kept alive and idle: every file the worker may open
+        resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (files + count, files + count))
+        for _ in range(count):
             sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=10)
-            sock.sendall(request)
+            sock.sendall(HEALTH_REQUEST)
             assert read_responses(sock, 1)[0][0] == 200
             idle.append(sock)
+        yield s, worker, idle
+    finally:
+        for sock in idle:
+            sock.close()
+        s.stop()
+
+
+def test_a_worker_out_of_file_descriptors_closes_idle_connections_for_new_ones():
+    """The worker's open files are all held by idle kept-alive connections (a
+    proxy's pool, say): a new client is served at once, not after the idle
+    ones' keep-alive time (30 s here), and idle ones are closed for it."""
+    import re
+    import select
+    import socket
+    import time
+
+    with files_held_by_idle_connections(8) as (s, worker, idle):
         started = time.monotonic()
         with socket.create_connection(("127.0.0.1", s.http_port), timeout=40) as fresh:
-            fresh.sendall(request)
+            fresh.sendall(HEALTH_REQUEST)
             assert fresh.recv(65536).startswith(b"HTTP/1.1 200")
         assert time.monotonic() - started < 10  # (not the keep-alive's 30 s)
         assert re.search(r"closed [1-8] idle kept-alive connections", s.log("gateway"))
         closed, _, _ = select.select(idle, [], [], 5)  # (those closed for it read as ended)
         assert closed and all(sock.recv(1) == b"" for sock in closed)
         assert re.findall(r"Booting worker with pid: (\d+)", s.log("gateway")) == [worker]
-    finally:
-        for sock in idle:
-            sock.close()
-        s.stop()
 
 
 def test_an_idle_connection_whose_request_comes_as_files_run_out_is_served():
@@ -1072,34 +1088,18 @@ def test_an_idle_connection_whose_request_comes_as_files_run_out_is_served():
     land in one turn."""
     import os
     import re
-    import resource
     import signal
     import socket
     import time
 
-    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-    s = Stack(env={"PARLOR_GATEWAY_WORKERS": "1", "PARLOR_GATEWAY_KEEPALIVE_SECONDS": "30"}).start()
-    idle = []
-    try:
-        (worker,) = re.findall(r"Booting worker with pid: (\d+)", s.log("gateway"))
-        with socket.create_connection(("127.0.0.1", s.http_port), timeout=10) as warm:
-            warm.sendall(request)
-            assert read_responses(warm, 1)[0][0] == 200
-        time.sleep(1)  # (its linger over)
-        files = len(os.listdir(f"/proc/{worker}/fd"))
-        resource.prlimit(int(worker), resource.RLIMIT_NOFILE, (files + 4, files + 4))
-        for _ in range(4):
-            sock = socket.create_connection(("127.0.0.1", s.http_port), timeout=10)
-            sock.sendall(request)
-            assert read_responses(sock, 1)[0][0] == 200
-            idle.append(sock)
+    with files_held_by_idle_connections(4) as (s, worker, idle):
         time.sleep(0.3)
         os.kill(int(worker), signal.SIGSTOP)
         try:
             fresh = socket.create_connection(("127.0.0.1", s.http_port), timeout=10)  # (in the backlog)
-            fresh.sendall(request)
+            fresh.sendall(HEALTH_REQUEST)
             time.sleep(0.2)
-            idle[0].sendall(request)
+            idle[0].sendall(HEALTH_REQUEST)
             time.sleep(0.2)
         finally:
             os.kill(int(worker), signal.SIGCONT)
@@ -1108,7 +1108,3 @@ def test_an_idle_connection_whose_request_comes_as_files_run_out_is_served():
         fresh.close()
         assert re.findall(r"Booting worker with pid: (\d+)", s.log("gateway")) == [worker]
         assert "Traceback" not in s.log("gateway")
-    finally:
-        for sock in idle:
-            sock.close()
-        s.stop()
