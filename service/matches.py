@@ -537,12 +537,14 @@ class Matches:
         """The fields of `seat`'s view (None: a spectator's), for a Match built
         in place, e.g. inside a response, rather than built and then copied.
         While the match waits for players the game's view holds only its
-        options: the table is set at creation, but nothing of it is shown until
-        play starts, when the opening events show it to everybody at once."""
+        options, as the creator gave them: the table is set at creation (a
+        first seat the creator left open is drawn then), but nothing of it is
+        shown until play starts, when the opening events show it to everybody
+        at once. (Shown earlier, a drawn first seat would let a joiner pick it.)"""
         game = games.GAMES[record.game]
         view = game.view(record.state, seat)
         if record.status == pb.WAITING:
-            view = {"options": view["options"]}
+            view = {"options": {name: record.options[name] for name in view["options"]}}
         fields = dict(
             match_id=record.match_id, game=record.game, rules_version=record.rules_version,
             version=version, status=record.status,

@@ -63,10 +63,19 @@ def test_a_waiting_match_shows_only_its_options(rest, game_id):
     tokens = [rest.post(f"{path}/seats", {"name": f"p{s}"}).body["token"] for s in range(players - 1)]
     for viewer in [None, *tokens]:
         view = rest.get(path, token=viewer).body
-        assert view["status"] == "WAITING" and view[field]["options"]
+        assert view["status"] == "WAITING" and "options" in view[field]
         shown = {k: v for k, v in view[field].items() if k != "options" and v not in (0, "", False, [], {})}
         assert shown == {}, f"a waiting {game_id} match shows {shown}"
         assert rest.get(f"{path}/events", token=viewer).body["events"][-1].keys() == {"number", "version", "seatJoined"}
+    # The options as the creator gave them: not a first seat drawn at creation
+    # (a joiner could pick it), nor anything else that differs with the seed.
+    others = [rest.post("/v1/matches", {"game": game_id, "players": players, "seed": f"waiting-{n}"}).body
+              for n in range(4)]
+    assert all(other[field] == match[field] for other in others), [o[field] for o in others]
+    if "first_seat" in {option.name for option in GAMES[game_id].options}:
+        chosen = rest.post("/v1/matches", {"game": game_id, "players": players, "seed": "waiting",
+                                           "options": {"firstSeat": 1}}).body
+        assert "firstSeat" not in match[field]["options"] and chosen[field]["options"]["firstSeat"] == 1
     tokens.append(rest.post(f"{path}/seats", {"name": "last"}).body["token"])
     started = rest.get(path, token=tokens[0]).body
     assert started["status"] == "ACTIVE"
