@@ -53,8 +53,14 @@ def _schema_name(desc: Descriptor) -> str:
     return desc.full_name.removeprefix("parlor.v1.").replace(".", "_")
 
 
+_OPTIONAL = ("Optional: left out when it has no value here (it does not apply yet, or is "
+             "not shown to the caller), which is not the same as 0.")
+
+
 def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
-    """Adds `desc` (and every message it refers to) to `out`; returns a $ref."""
+    """Adds `desc` (and every message it refers to) to `out`; returns a $ref.
+    A schema lists as `required` the fields without presence (plain scalars,
+    lists, maps): replies always carry those, zero values included."""
     if desc.full_name in _WELL_KNOWN:
         return _WELL_KNOWN[desc.full_name]
     name = _schema_name(desc)
@@ -72,9 +78,26 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                     schema = {"type": "array", "items": schema}
             if field.containing_oneof is not None and not field.containing_oneof.name.startswith("_"):
                 schema = {**schema, "description": f"One of `{field.containing_oneof.name}`."}
+            elif field.has_presence and field.message_type is None:
+                schema = {**schema, "description": _OPTIONAL}
             properties[field.json_name] = schema
         out[name] = {"type": "object", "properties": properties}
+        required = [field.json_name for field in desc.fields if not field.has_presence]
+        if required:
+            out[name]["required"] = required
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _referred(name: str, schemas: dict[str, Any]) -> set[str]:
+    """`name` and every schema it refers to, however deep."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            text = repr(schemas[current])
+            todo += [chunk.split("'", 1)[0] for chunk in text.split("#/components/schemas/")[1:]]
+    return seen
 
 
 def _field_schema(field: FieldDescriptor, out: dict[str, Any]) -> dict[str, Any]:
@@ -241,10 +264,11 @@ def document() -> dict[str, Any]:
                              "responses": {"200": {"description": "text exposition format",
                                                    "content": {"text/plain": {}}}}}},
     }
-    # Fields every view and every event carries (only the server writes these two).
-    schemas["Match"]["required"] = ["matchId", "game", "rulesVersion", "version", "status", "seats",
-                                    "seedSha256", "awaiting"]
-    schemas["Event"]["required"] = ["number", "version"]
+    # What clients send may leave out any field (proto3 reads it as its zero
+    # value), so the messages a request carries require none.
+    for name in _referred("CreateMatchBody", schemas) | _referred("ActionBody", schemas):
+        if "properties" in schemas[name] and name not in ("CreateMatchBody", "ActionBody"):
+            schemas[name].pop("required", None)
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",
                 413: "Body too large", 429: "Too many live event streams",

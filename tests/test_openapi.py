@@ -50,6 +50,33 @@ def test_what_every_view_and_event_carries_is_required_and_always_rendered():
     assert set(schemas["Event"]["required"]) <= set(render(pb.Event(number=1, version=1)))
 
 
+def test_every_field_a_reply_schema_requires_is_rendered_even_when_unset():
+    """`required` tells generated clients what a reply always carries: so an
+    empty message of each such type must render every field it names."""
+    from google.protobuf import message_factory
+
+    from gateway.jsonpb import render
+    from parlor.v1 import parlor_pb2 as pb
+
+    schemas = document()["components"]["schemas"]
+    descriptors, todo = {}, [pb.DESCRIPTOR.message_types_by_name[n] for n in pb.DESCRIPTOR.message_types_by_name]
+    while todo:
+        desc = todo.pop()
+        if desc.full_name not in descriptors:
+            descriptors[desc.full_name] = desc
+            todo += [f.message_type for f in desc.fields if f.message_type is not None]
+    checked = 0
+    for full_name, desc in descriptors.items():
+        name = full_name.removeprefix("parlor.v1.").replace(".", "_")
+        if "required" in schemas.get(name, {}):
+            rendered = render(message_factory.GetMessageClass(desc)())
+            assert set(schemas[name]["required"]) <= set(rendered), name
+            checked += 1
+    assert checked > 60
+    # while what a request carries requires nothing (proto3 reads a missing field as 0)
+    assert "required" not in schemas["WhateverAction_Bid"] and "required" not in schemas["HeckOptions"]
+
+
 def test_every_error_code_is_listed_in_the_document_and_the_readme():
     """The service's codes (service/errors.py) and the gateway's own: in the
     Error schema's enum, and in the README's error table."""
