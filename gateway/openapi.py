@@ -203,7 +203,7 @@ def document() -> dict[str, Any]:
             "description": "A seat's view with its token, else a spectator's. `result` and `seed` "
                            "appear once the match is FINISHED.",
             "parameters": [match_id], "security": optional_auth,
-            "responses": {"200": _json(ref(pb.Match)), **_errors(401, 404, 503)}}},
+            "responses": {"200": _json(ref(pb.Match)), **_errors(400, 401, 404, 503)}}},
         "/v1/matches/{matchId}/seats": {"post": {
             "summary": "Take a seat", "operationId": "joinMatch",
             "description": "Returns the seat and its token (shown once; again only to a retry with "
@@ -217,7 +217,7 @@ def document() -> dict[str, Any]:
             "description": "Complete; each element can be posted back unchanged as `action`. "
                            "Empty when the seat has nothing to do.",
             "parameters": [match_id], "security": seat_auth,
-            "responses": {"200": _json(ref(pb.ListLegalActionsResponse)), **_errors(401, 404, 503)}}},
+            "responses": {"200": _json(ref(pb.ListLegalActionsResponse)), **_errors(400, 401, 404, 503)}}},
         "/v1/matches/{matchId}/actions": {"post": {
             "summary": "Act for the caller's seat", "operationId": "submitAction",
             "parameters": [match_id, idem], "security": seat_auth,
@@ -269,6 +269,7 @@ def document() -> dict[str, Any]:
     for name in _referred("CreateMatchBody", schemas) | _referred("ActionBody", schemas):
         if "properties" in schemas[name] and name not in ("CreateMatchBody", "ActionBody"):
             schemas[name].pop("required", None)
+    # (400 on reads: RULES_VERSION_UNAVAILABLE, a match kept under rules this server lacks)
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",
                 413: "Body too large", 429: "Too many live event streams",
@@ -285,8 +286,9 @@ def document() -> dict[str, Any]:
                              for s, text in statuses.items()},
                           "ErrorOther": _json({"$ref": "#/components/schemas/Error"},
                                               "Any other error, in the same shape: 500 INTERNAL, "
-                                              "504 TIMEOUT, or a request refused before it was read "
-                                              "(400 INVALID_HTTP, 414 URL_TOO_LONG, ...)")},
+                                              "504 TIMEOUT, 405 METHOD_NOT_ALLOWED, or a request "
+                                              "refused before it was read (400 INVALID_HTTP, "
+                                              "414 URL_TOO_LONG, ...)")},
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
                                               "description": "The token JoinMatch returned for the seat."}},
         },
