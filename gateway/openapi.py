@@ -8,7 +8,9 @@ accepted on input too).
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -53,8 +55,13 @@ def _schema_name(desc: Descriptor) -> str:
     return desc.full_name.removeprefix("parlor.v1.").replace(".", "_")
 
 
-_OPTIONAL = ("Optional: left out when it has no value here (it does not apply yet, or is "
-             "not shown to the caller), which is not the same as 0.")
+# Each message's and field's comment in proto/, by full name (proto/generate.py
+# writes it beside the generated modules).
+_COMMENTS: dict[str, str] = json.loads(
+    resources.files("parlor.v1").joinpath("comments.json").read_text(encoding="utf-8"))
+
+_OPTIONAL = ("Optional: left out when it has no value (it does not apply, or is not shown "
+             "to the caller); left out is not the same as a zero value.")
 
 
 def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
@@ -76,12 +83,17 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                 schema = _field_schema(field, out)
                 if field.is_repeated:
                     schema = {"type": "array", "items": schema}
+            notes = [_COMMENTS.get(field.full_name, "")]
             if field.containing_oneof is not None and not field.containing_oneof.name.startswith("_"):
-                schema = {**schema, "description": f"One of `{field.containing_oneof.name}`."}
+                notes.append(f"One of `{field.containing_oneof.name}`.")
             elif field.has_presence and field.message_type is None:
-                schema = {**schema, "description": _OPTIONAL}
+                notes.append(_OPTIONAL)
+            if any(notes):
+                schema = {**schema, "description": " ".join(note for note in notes if note)}
             properties[field.json_name] = schema
         out[name] = {"type": "object", "properties": properties}
+        if desc.full_name in _COMMENTS:
+            out[name]["description"] = _COMMENTS[desc.full_name]
         required = [field.json_name for field in desc.fields if not field.has_presence]
         if required:
             out[name]["required"] = required

@@ -77,6 +77,22 @@ def test_every_field_a_reply_schema_requires_is_rendered_even_when_unset():
     assert "required" not in schemas["WhateverAction_Bid"] and "required" not in schemas["HeckOptions"]
 
 
+def test_schemas_carry_the_proto_comments():
+    """Messages and fields are described with their comments in proto/ (via
+    comments.json, which proto/generate.py writes and --check keeps current)."""
+    schemas = document()["components"]["schemas"]
+    assert schemas["Match"]["description"] == "A match as one caller sees it."
+    assert schemas["Match"]["properties"]["version"]["description"] == \
+        "0 at creation, +1 with every change of state."
+    assert schemas["WhateverAction_Bid"]["properties"]["amount"]["description"] == \
+        "Your new total bid in tokens."
+    seed = schemas["Match"]["properties"]["seed"]["description"]
+    assert seed.startswith("The seed, revealed when the match is finished. Optional: left out")
+    described = [field for schema in schemas.values() for field in schema.get("properties", {}).values()
+                 if field.get("description")]
+    assert len(described) > 300
+
+
 def test_every_error_code_is_listed_in_the_document_and_the_readme():
     """The service's codes (service/errors.py) and the gateway's own: in the
     Error schema's enum, and in the README's error table."""
