@@ -1,0 +1,100 @@
+"""The opt-in monitoring component (deploy/k8s/components/monitoring): it renders
+with the base, its PodMonitors scrape what the pods serve, and its alerts ask only
+for series and labels the servers export."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from service.errors import CODES
+from service.servicer import ParlorServicer
+
+from .test_manifests import K8S, KUBECTL, yaml  # (skips without kubectl or PyYAML)
+
+promql = pytest.importorskip("promql_parser", reason="promql-parser is not installed (the test extra)")
+
+pytestmark = pytest.mark.skipif(KUBECTL is None, reason="kubectl is not installed")
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> list[dict]:
+    """An overlay adding the component to the base, as deploy/README.md says."""
+    root = tmp_path_factory.mktemp("overlay")
+    k8s = os.path.relpath(K8S, root)  # (kustomize takes no absolute paths)
+    (root / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: parlor\n"
+        f"resources:\n  - {k8s}/base\ncomponents:\n  - {k8s}/components/monitoring\n")
+    done = subprocess.run([KUBECTL, "kustomize", str(root)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
+
+
+def _exported() -> dict[str, set[str]]:
+    """Every series name the servers export, with its label names."""
+    from prometheus_client.metrics import MetricWrapperBase
+
+    from gateway import metrics as gateway_metrics
+    from service import metrics as service_metrics
+
+    suffixes = {"counter": ["_total"], "gauge": [""], "histogram": ["_bucket", "_sum", "_count"]}
+    series = {}
+    for module in (service_metrics, gateway_metrics):
+        for metric in vars(module).values():
+            if isinstance(metric, MetricWrapperBase):
+                for suffix in suffixes[metric._type]:
+                    labels = set(metric._labelnames) | ({"le"} if suffix == "_bucket" else set())
+                    series[metric._name + suffix] = labels
+    return series
+
+
+def test_pod_monitors_scrape_each_server_where_its_pods_serve_metrics(rendered):
+    deployments = {d["metadata"]["name"]: d for d in rendered if d["kind"] == "Deployment"}
+    monitors = [d for d in rendered if d["kind"] == "PodMonitor"]
+    assert {m["metadata"]["name"] for m in monitors} == set(deployments) == {"parlor-service", "parlor-gateway"}
+    for monitor in monitors:
+        assert monitor["metadata"]["namespace"] == "parlor"
+        template = deployments[monitor["metadata"]["name"]]["spec"]["template"]
+        labels = template["metadata"]["labels"]
+        assert monitor["spec"]["selector"]["matchLabels"].items() <= labels.items()
+        (endpoint,) = monitor["spec"]["podMetricsEndpoints"]
+        (container,) = template["spec"]["containers"]
+        ports = {p["name"]: str(p["containerPort"]) for p in container["ports"]}
+        annotations = template["metadata"]["annotations"]
+        assert ports[endpoint["port"]] == annotations["prometheus.io/port"]
+        assert endpoint["path"] == annotations["prometheus.io/path"]
+
+
+def test_alerts_ask_only_for_what_the_servers_export(rendered):
+    (rule,) = [d for d in rendered if d["kind"] == "PrometheusRule"]
+    assert rule["metadata"]["namespace"] == "parlor"
+    exported = _exported()
+    target_labels = {"job", "namespace", "pod", "instance", "container"}
+    alerts = [r for group in rule["spec"]["groups"] for r in group["rules"]]
+    assert len(alerts) >= 6 and all(r["labels"]["severity"] in ("critical", "warning", "info") for r in alerts)
+    methods = {name for name in vars(ParlorServicer) if name[:1].isupper()}
+    for alert in alerts:
+        expr = " ".join(alert["expr"].split())
+        promql.parse(expr)  # (raises on a syntax error)
+        assert alert["annotations"]["summary"] and alert["annotations"]["description"], alert["alert"]
+        selectors = re.findall(r"\b(up|parlor_\w+)(\{[^}]*\})?", expr)
+        assert selectors, alert["alert"]
+        names = set()
+        for metric, matchers in selectors:
+            labels = {"job"} if metric == "up" else exported.get(metric)
+            assert labels is not None, f"{alert['alert']}: no series {metric}"
+            names |= labels
+            for label, op, value in re.findall(r'(\w+)\s*(=~|!~|!=|=)\s*"([^"]*)"', matchers):
+                assert label in labels | target_labels, f"{alert['alert']}: {metric} has no label {label}"
+                if label == "code" and op == "=":
+                    assert value in CODES, value
+                if label == "rpc" and op == "=":
+                    assert value in methods, value
+                if label == "status":
+                    assert re.fullmatch(value, "429") or re.fullmatch(value, "503"), value
+        for grouping in re.findall(r"\bby\s*\(([^)]*)\)", expr):
+            for label in (part.strip() for part in grouping.split(",")):
+                assert label in names | target_labels, f"{alert['alert']}: groups by unknown {label}"
