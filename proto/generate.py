@@ -37,8 +37,9 @@ def _protoc(args: list[str]) -> None:
 
 
 def _outputs(root: Path) -> list[Path]:
+    """The generated files under `root` (not the bytecode Python caches of them)."""
     return sorted(p.relative_to(root) for pattern in ("*_pb2*.py*", "comments.json")
-                  for p in root.rglob(pattern))
+                  for p in root.rglob(pattern) if "__pycache__" not in p.parts)
 
 
 def generate(out: Path) -> list[Path]:
