@@ -87,14 +87,17 @@ def _redis_url(name: str) -> str:
     if not all(db.isdigit() for db in databases):  # (a "/" in a password, not percent-encoded, lands here)
         raise SystemExit(f"{name}: the database after the host must be a number, as must ?db= (a password "
                          "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
+    if scheme == "redis+cluster" and any(int(db) != 0 for db in databases):
+        raise SystemExit(f"{name}: Redis Cluster has only database 0")
     if scheme != "redis+sentinel":  # the rest as redis-py reads it: port, host, query options
+        as_redis_py = "redis://" + url.partition("://")[2] if scheme == "redis+cluster" else url
         try:
-            read = parse_url("redis://" + url.partition("://")[2] if scheme == "redis+cluster" else url)
+            read = parse_url(as_redis_py)
         except ValueError as exc:  # (its messages quote no password)
             raise SystemExit(f"{name}: {exc} (see the README)") from None
         if not read.get("path" if scheme == "unix" else "host"):
             raise SystemExit(f"{name}: no {'socket path' if scheme == 'unix' else 'host'} in it (see the README)")
-        _check_redis_options(name, "redis://" + url.partition("://")[2] if scheme == "redis+cluster" else url)
+        _check_redis_options(name, as_redis_py)
     return url
 
 
@@ -310,7 +313,8 @@ def redacted_url(url: str) -> str:
     for logs and banners. Everything before the last @ goes: a password
     holding / or ? (unencoded) goes with it."""
     head, at, rest = url.rpartition("@")
-    shown = f"{head.partition('://')[0]}://***@" if at else ""
+    scheme, sep, _ = head.partition("://")
+    shown = (scheme + sep if sep else "") + "***@" if at else ""
     address, sep, query = rest.partition("?")
     if sep:
         query = "&".join(f"{key}=***" if key.lower() in ("password", "username") else f"{key}{eq}{value}"

@@ -87,7 +87,7 @@ def test_an_unknown_log_level_stops(monkeypatch):
                                  "redis://h/0?protocol=02",
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
                                  "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
-                                 "redis+cluster://h:7000"])
+                                 "redis+cluster://h:7000", "redis+cluster://h:7000/0"])
 def test_redis_urls_that_are_read(monkeypatch, url):
     monkeypatch.setenv("REDIS_URL", url)
     assert Settings.from_env().redis_url == url
@@ -112,6 +112,10 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("redis://:secret@127.0.0.1:abc/0", "Port could not be cast to integer value as 'abc'"),
     ("redis://:secret@127.0.0.1:99999/0", "Port out of range"),
     ("redis+cluster://:secret@h:abc", "Port could not be cast"),
+    ("redis+cluster://:secret@h:7000/1", "Redis Cluster has only database 0"),
+    ("redis+cluster://:secret@h:7000?db=2", "Redis Cluster has only database 0"),
+    ("default:secret@h:6379/0", "REDIS_URL must start with one of redis://"),
+    ("redis//:secret@h:6379/0", "REDIS_URL must start with one of redis://"),
     ("redis://:secret@h/0?socket_timeout=abc", "Invalid value for 'socket_timeout'"),
     ("redis://", "no host in it"),
     ("unix://?password=secret", "no socket path in it"),
@@ -142,6 +146,8 @@ def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypat
     ("redis://:pa/ss?w@cache:6379/0", "redis://***@cache:6379/0"),
     ("unix:///run/redis.sock?password=s3cret&db=1", "unix:///run/redis.sock?password=***&db=1"),
     ("redis://cache?username=me&Password=s3cret", "redis://cache?username=***&Password=***"),
+    ("default:s3cret@cache:6379/0", "***@cache:6379/0"),  # (no scheme: nothing before the @ shows)
+    ("redis:/:s3cret@cache:6379/0", "***@cache:6379/0"),
 ])
 def test_redis_passwords_stay_out_of_banners_and_logs(url, shown):
     assert redacted_url(url) == shown
