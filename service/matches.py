@@ -159,7 +159,7 @@ class Matches:
             record.names[seat] = name
             record.token_hashes[seat] = token_hash(token)
             events: list[Any] = [{"seat_joined": {"seat": seat, "name": name}}]
-            game = games.GAMES[record.game]
+            game = _engine(record)
             if None not in record.names:
                 record.status = pb.ACTIVE
                 events.append({"match_started": {}})
@@ -192,7 +192,7 @@ class Matches:
         seat = self._seat(record, token, required=True)
         actions = []
         if record.active:
-            game = games.GAMES[record.game]
+            game = _engine(record)
             actions = [pb.Action(**{game.id: a}) for a in game.legal(record.state, seat)]
         return pb.ListLegalActionsResponse(actions=actions, version=version)
 
@@ -351,7 +351,7 @@ class Matches:
                     return reply
                 action, engine_events = self._play(record, stored.version, seat, request.action, which,
                                                    expected)
-            game = games.GAMES[record.game]
+            game = _engine(record)
             outcome = game.outcome(record.state)
             events: list[Any] = list(engine_events)
             if outcome is not None:
@@ -417,7 +417,7 @@ class Matches:
         action = wire.to_plain(getattr(request_action, which))
         rng = Rng.from_seed(record.seed, record.rng)
         try:
-            events = games.GAMES[record.game].play(record.state, seat, action, rng)
+            events = _engine(record).play(record.state, seat, action, rng)
         except RulesError as exc:
             metrics.action(record.game, "illegal").inc()
             raise ParlorError("ILLEGAL_ACTION", exc.message, reason=exc.reason, **exc.details) from None
@@ -441,7 +441,7 @@ class Matches:
     async def _rebuild(self, record: Record, version: int) -> Record:
         """The record as it was at `version` (after every seat joined), re-run
         from the seed and the action log."""
-        game = games.GAMES[record.game]
+        game = _engine(record)
         rng = Rng.from_seed(record.seed)
         past = copy.copy(record)
         past.state = game.new_state(record.players, record.options, rng)
@@ -488,8 +488,7 @@ class Matches:
 
     def _decode(self, data: bytes) -> Record:
         record = Record.decode(data)
-        game = games.get(record.game)
-        if game is None or game.rules_version != record.rules_version:
+        if games.engine(record.game, record.rules_version) is None:
             raise ParlorError(
                 "RULES_VERSION_UNAVAILABLE",
                 f"This match is played under {record.game} rules version {record.rules_version}, "
@@ -541,7 +540,7 @@ class Matches:
         first seat the creator left open is drawn then), but nothing of it is
         shown until play starts, when the opening events show it to everybody
         at once. (Shown earlier, a drawn first seat would let a joiner pick it.)"""
-        game = games.GAMES[record.game]
+        game = _engine(record)
         view = game.view(record.state, seat)
         if record.status == pb.WAITING:
             view = {"options": {name: record.options[name] for name in view["options"]}}
@@ -557,6 +556,14 @@ class Matches:
             fields["seed"] = record.seed
             fields["result"] = _result(game.outcome(record.state))
         return fields
+
+
+def _engine(record: Record) -> Game:
+    """The engine of the rules `record` is played under (a decoded record's
+    rules are ones this server runs: see _decode)."""
+    game = games.engine(record.game, record.rules_version)
+    assert game is not None, (record.game, record.rules_version)
+    return game
 
 
 def _game_info(game: Game) -> pb.GameInfo:

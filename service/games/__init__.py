@@ -1,8 +1,8 @@
 """The game registry: every game this server runs, by id.
 
-Each game's rules live in one module of this package, pure (see base.py). To add a
-game: write its module (ending in `GAME = MyGame()`), its proto file, its fields
-in parlor.proto's per-game oneofs, and list it here.
+Each game's rules live in one module (or small package) of this package, pure
+(see base.py). To add a game: write its module (ending in `GAME = MyGame()`), its
+proto file, its fields in parlor.proto's per-game oneofs, and list it here.
 """
 
 from __future__ import annotations
@@ -14,8 +14,24 @@ from .hi_fu import GAME as HI_FU
 from .what_the_heck import GAME as WHAT_THE_HECK
 from .whatever import GAME as WHATEVER
 
+# The engine each game's new matches are created with, by id.
 GAMES: dict[str, Game] = {game.id: game for game in (WHAT_THE_HECK, HI_FU, HEUL_DOCH, WHATEVER, HECK)}
+
+# Engines of earlier rules versions, kept while matches created under them may
+# still be in play (a match is played to its end under the rules it began with):
+# when a game's rules change, its old engine moves here under its old
+# rules_version, and leaves once those matches have finished or expired.
+RETIRED: tuple[Game, ...] = ()
+
+_BY_VERSION: dict[tuple[str, str], Game] = {
+    (game.id, game.rules_version): game for game in (*RETIRED, *GAMES.values())}
 
 
 def get(game_id: str) -> Game | None:
+    """The engine new matches of `game_id` are created with."""
     return GAMES.get(game_id)
+
+
+def engine(game_id: str, rules_version: str) -> Game | None:
+    """The engine of `game_id` under `rules_version`, current or retired."""
+    return _BY_VERSION.get((game_id, rules_version))

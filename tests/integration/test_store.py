@@ -484,3 +484,53 @@ def test_no_client_retries_a_command_by_itself(url):
     client = connect(url)
     retry = getattr(client, "retry", None) or client.connection_pool.connection_kwargs["retry"]
     assert retry.get_retries() == 0
+
+
+def test_a_match_is_played_under_the_rules_it_began_with(stack, monkeypatch):
+    """A server that lacks the rules version a stored match began under refuses
+    the match (RULES_VERSION_UNAVAILABLE) rather than play it under other rules;
+    with that version's engine retired beside the current one (games.RETIRED),
+    the match plays on under it, while new matches take the current rules."""
+    from service import games
+    from service.record import Record
+
+    current = games.GAMES["what_the_heck"]
+
+    class Earlier(type(current)):
+        rules_version = "0"
+        played = 0
+
+        def play(self, state, seat, action, rng):
+            Earlier.played += 1
+            return super().play(state, seat, action, rng)
+
+    async def scenario():
+        store = MatchStore(connect(stack.redis.url))
+        matches = Matches(store, Settings(allow_fixed_seed=True))
+        match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2, seed="rules"))
+        tokens = [(await matches.join(pb.JoinMatchRequest(match_id=match.match_id, name=f"p{i}"))).token
+                  for i in range(2)]
+        state_key = keys(match.match_id)[0]  # as a server of the earlier rules would have written it
+        version, _, data = (await store.redis.get(state_key)).partition(b"|")
+        record = Record.decode(data)
+        record.rules_version = "0"
+        await store.redis.set(state_key, version + b"|" + record.encode())
+        other = Matches(store, Settings())  # (keeps no decoded record of it)
+        try:
+            for call in (lambda: other.get(match.match_id, tokens[0]),
+                         lambda: other.legal_actions(match.match_id, tokens[0])):
+                with pytest.raises(ParlorError) as refused:
+                    await call()
+                assert refused.value.code == "RULES_VERSION_UNAVAILABLE"
+                assert refused.value.details == {"rulesVersion": "0"}
+            monkeypatch.setitem(games._BY_VERSION, ("what_the_heck", "0"), Earlier())
+            view = await other.get(match.match_id, tokens[0])
+            assert view.rules_version == "0" and view.status == pb.ACTIVE
+            await other.submit(_bid(match.match_id, view.what_the_heck.hand[0]), tokens[0])
+            assert Earlier.played == 1
+            assert (await store.redis.get(state_key)).partition(b"|")[0] == b"3"
+            new = await other.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
+            assert new.rules_version == current.rules_version
+        finally:
+            await store.redis.aclose()
+    asyncio.run(scenario())
