@@ -18,7 +18,7 @@ import threading
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from parlor.v1 import parlor_pb2_grpc
+from parlor.v1 import parlor_pb2, parlor_pb2_grpc
 from service.config import CLIENT_CHANNEL_OPTIONS
 
 # Client-side round robin over every address the target resolves to (a headless
@@ -27,7 +27,7 @@ from service.config import CLIENT_CHANNEL_OPTIONS
 # With health checking (PARLOR_GATEWAY_HEALTH_CHECKING), each connection also
 # watches the replica's `parlor.v1.Parlor` health, and calls go only to replicas
 # that report SERVING: one that cannot reach Redis, or is draining, gets none.
-HEALTH_SERVICE = "parlor.v1.Parlor"
+HEALTH_SERVICE = parlor_pb2.DESCRIPTOR.services_by_name["Parlor"].full_name  # parlor.v1.Parlor
 
 
 def service_config(health_checking: bool) -> str:

@@ -19,7 +19,7 @@ from service.errors import ParlorError, error_info
 log = logging.getLogger(__name__)
 
 C = grpc.StatusCode
-# CANCELLED is 503, not grpc-gateway's 499 (nor DESIGN.md's "others 500"): the
+# CANCELLED is 503, not grpc-gateway's 499 (nor 500, as other unmapped codes): the
 # gateway cancels only event streams whose client has gone, which get no answer,
 # so a cancelled call is one a stopping service dropped before starting it.
 HTTP_STATUS = {

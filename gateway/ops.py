@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app
 
-from parlor.v1 import parlor_pb2 as pb
-
+from .client import HEALTH_SERVICE
 from .errors import json_response
 from .openapi import document
 
 bp = Blueprint("ops", __name__)
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Parlor"].full_name
 
 
 @bp.get("/healthz")
@@ -22,7 +20,7 @@ def healthz():
 @bp.get("/readyz")
 def readyz():
     """Readiness: the service answers and reports Redis reachable."""
-    if current_app.extensions["parlor"].ready(SERVICE_NAME):
+    if current_app.extensions["parlor"].ready(HEALTH_SERVICE):
         return json_response({"status": "ready"})
     return json_response({"status": "unavailable",
                           "error": {"code": "SERVICE_UNAVAILABLE",

@@ -51,7 +51,7 @@ class RedisHealth:
         self._tasks: list[asyncio.Task] = []
         self._silent = 0  # checks in a row that got no answer
         self._failed = 0  # checks in a row that failed, in any way (while any, the next comes sooner)
-        self._served = False  # health has been SERVING since the start
+        self._served = False  # health has been SERVING at least once (it stays True)
         self.not_permitted: str | None = None  # why the Redis user may not run the check
         self._error: str | None = None  # the last check's unexpected failure, if it had one
         self.failure: str | None = None  # why the last check failed, for the log

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 _SERVICE = pb.DESCRIPTOR.services_by_name["Parlor"]
 SERVICE_NAME = _SERVICE.full_name
-DEADLINE_SLACK = 0.1  # seconds: see Call.cancelled
+DEADLINE_SLACK = 0.1  # seconds: see _Call.cancelled
 
 Observe = Callable[[str, str, float], None]
 Method = Callable[["ParlorServicer", Any, grpc.aio.ServicerContext], Awaitable[Any]]

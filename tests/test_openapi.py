@@ -46,7 +46,7 @@ def test_what_every_view_and_event_carries_is_required_and_always_rendered():
                               what_the_heck={"options": {"hidden_winnings": False}}))
     assert set(schemas["Match"]["required"]) <= set(waiting)
     assert {"matchId", "game", "rulesVersion", "version", "status", "seats",
-            "seedSha256"} <= set(schemas["Match"]["required"])  # DESIGN's "every match view"
+            "seedSha256"} <= set(schemas["Match"]["required"])  # what every match view carries
     assert set(schemas["Event"]["required"]) <= set(render(pb.Event(number=1, version=1)))
 
 
