@@ -100,15 +100,16 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _referred(name: str, schemas: dict[str, Any]) -> set[str]:
-    """`name` and every schema it refers to, however deep."""
-    seen, todo = set(), [name]
+def _reachable(*roots: Descriptor) -> set[str]:
+    """The schema names of `roots` and of every message their fields hold,
+    however deep."""
+    seen: set[str] = set()
+    todo = list(roots)
     while todo:
-        current = todo.pop()
-        if current not in seen:
-            seen.add(current)
-            text = repr(schemas[current])
-            todo += [chunk.split("'", 1)[0] for chunk in text.split("#/components/schemas/")[1:]]
+        desc = todo.pop()
+        if _schema_name(desc) not in seen:
+            seen.add(_schema_name(desc))
+            todo += [field.message_type for field in desc.fields if field.message_type is not None]
     return seen
 
 
@@ -136,8 +137,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
 def document() -> dict[str, Any]:
     schemas: dict[str, Any] = {}
     ref = lambda message: _collect(message.DESCRIPTOR, schemas)  # noqa: E731
-    options = {field.name: _collect(field.message_type, schemas) for field in
-               pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields}
+    option_fields = pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields
+    options = {field.name: _collect(field.message_type, schemas) for field in option_fields}
     schemas["CreateMatchBody"] = {
         "type": "object", "required": ["game", "players"],
         "properties": {
@@ -278,9 +279,8 @@ def document() -> dict[str, Any]:
     }
     # What clients send may leave out any field (proto3 reads it as its zero
     # value), so the messages a request carries require none.
-    for name in _referred("CreateMatchBody", schemas) | _referred("ActionBody", schemas):
-        if "properties" in schemas[name] and name not in ("CreateMatchBody", "ActionBody"):
-            schemas[name].pop("required", None)
+    for name in _reachable(pb.Action.DESCRIPTOR, *(field.message_type for field in option_fields)):
+        schemas[name].pop("required", None)
     # (400 on reads: RULES_VERSION_UNAVAILABLE, a match kept under rules this server lacks)
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",

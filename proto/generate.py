@@ -45,17 +45,15 @@ def _outputs(root: Path) -> list[Path]:
 def generate(out: Path) -> list[Path]:
     """Writes every generated file under `out`; returns their relative paths."""
     protos = sorted(p.relative_to(PROTO_ROOT).as_posix() for p in PROTO_ROOT.rglob("*.proto"))
+    by_package: dict[Path, dict[str, str]] = {}
+    descriptors = out / "descriptors.binpb"  # (with the comments; read, then removed)
     for proto in protos:
-        flags = [f"--python_out={out}", f"--pyi_out={out}"]
+        flags = [f"--python_out={out}", f"--pyi_out={out}",
+                 "--include_source_info", f"--descriptor_set_out={descriptors}"]
         if proto in SERVICE_PROTOS:
             flags.append(f"--grpc_python_out={out}")
         _protoc([*flags, proto])
-    by_package: dict[Path, dict[str, str]] = {}
-    for proto in protos:
-        descriptors = out / "descriptors.binpb"
-        _protoc(["--include_source_info", f"--descriptor_set_out={descriptors}", proto])
-        comments = by_package.setdefault(Path(proto).parent, {})
-        comments.update(_comments(descriptors.read_bytes()))
+        by_package.setdefault(Path(proto).parent, {}).update(_comments(descriptors.read_bytes()))
         descriptors.unlink()
     for package, comments in by_package.items():
         text = json.dumps(dict(sorted(comments.items())), indent=1, ensure_ascii=False)

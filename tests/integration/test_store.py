@@ -90,20 +90,18 @@ def test_ttls_come_from_settings(stack, db):
         matches = Matches(store, Settings(abandoned_ttl=2, finished_ttl=30, allow_fixed_seed=True))
         abandoned = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
         assert 0 < db.pttl(keys(abandoned.match_id)[0]) <= 2000
-        played = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
-        tokens = [(await matches.join(pb.JoinMatchRequest(match_id=played.match_id, name=f"p{s}"))).token
-                  for s in range(2)]
+        played_id, tokens = await _seated_match(matches, 2)
         numbers = itertools.count()  # (a key for each action: every record gets its TTL)
         while True:  # every seat bids its first legal card until the match is over
             for token in tokens:
-                listed = await matches.legal_actions(played.match_id, token)
+                listed = await matches.legal_actions(played_id, token)
                 if listed.actions:
                     reply = await matches.submit(pb.SubmitActionRequest(
-                        match_id=played.match_id, action=listed.actions[0],
+                        match_id=played_id, action=listed.actions[0],
                         idempotency_key=f"k{next(numbers)}"), token)
             if reply.match.status == pb.FINISHED:
                 break
-        for key in keys(played.match_id):
+        for key in keys(played_id):
             assert 20_000 < db.pttl(key) <= 30_000, key  # finished_ttl, not the default day
         await asyncio.sleep(2.3)
         assert await store.load(abandoned.match_id) is None
@@ -306,19 +304,17 @@ def test_a_refused_action_leaves_the_record_kept(stack):
     async def scenario():
         store = MatchStore(connect(stack.redis.url))
         matches = Matches(store, Settings(allow_fixed_seed=True))
-        match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2, seed="refusals"))
-        tokens = [(await matches.join(pb.JoinMatchRequest(match_id=match.match_id, name=f"p{i}"))).token
-                  for i in range(2)]
-        hand = list((await matches.get(match.match_id, tokens[0])).what_the_heck.hand)
+        match_id, tokens = await _seated_match(matches, 2, seed="refusals")
+        hand = list((await matches.get(match_id, tokens[0])).what_the_heck.hand)
 
         def bid(card, **fields):
-            return pb.SubmitActionRequest(match_id=match.match_id, action={"what_the_heck": {"bid": card}},
+            return pb.SubmitActionRequest(match_id=match_id, action={"what_the_heck": {"bid": card}},
                                           **fields)
         await matches.submit(bid(hand[0], idempotency_key="k"), tokens[0])
         refusals = [bid(hand[1], expected_version=0),                # stale
                     bid(hand[0], idempotency_key="k")]               # a replay: answered, not applied
         calls = [lambda request=request: matches.submit(request, tokens[0]) for request in refusals]
-        calls.append(lambda: matches.join(pb.JoinMatchRequest(match_id=match.match_id, name="late")))  # full
+        calls.append(lambda: matches.join(pb.JoinMatchRequest(match_id=match_id, name="late")))  # full
         calls.append(lambda: matches.submit(bid(99), tokens[0]))   # illegal: the engine refused it...
         calls.append(lambda: matches.submit(bid(hand[1]), tokens[0]))
         try:
@@ -336,10 +332,11 @@ def test_a_refused_action_leaves_the_record_kept(stack):
     asyncio.run(scenario())
 
 
-async def _three_seat_match(matches: Matches) -> tuple[str, list[str]]:
-    match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=3))
-    tokens = [(await matches.join(pb.JoinMatchRequest(match_id=match.match_id, name=n))).token
-              for n in "abc"]
+async def _seated_match(matches: Matches, players: int, seed: str | None = None) -> tuple[str, list[str]]:
+    """A What the Heck? match with every seat taken: its id and the seats' tokens."""
+    match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=players, seed=seed))
+    tokens = [(await matches.join(pb.JoinMatchRequest(match_id=match.match_id, name=f"p{seat}"))).token
+              for seat in range(players)]
     return match.match_id, tokens
 
 
@@ -365,7 +362,7 @@ def test_writes_are_made_whichever_way_the_services_clock_is_off(stack, off_by):
         matches = Matches(store, Settings())
         await store.ping()  # (the service's first health check comes before it serves)
         assert abs(store.clock_offset_ms + off_by * 1000) < 250
-        match_id, tokens = await _three_seat_match(matches)
+        match_id, tokens = await _seated_match(matches, 3)
         assert (await matches.submit(_bid(match_id, 7), tokens[0])).match.version == 4
         await store.redis.aclose()
     asyncio.run(scenario())
@@ -377,7 +374,7 @@ def test_a_write_that_reaches_redis_after_its_window_is_not_made(stack, db):
     async def scenario():
         store = MatchStore(connect(stack.redis.url))
         matches = Matches(store, Settings())
-        match_id, tokens = await _three_seat_match(matches)
+        match_id, tokens = await _seated_match(matches, 3)
         before = db.get(keys(match_id)[0])
         store.clock_offset_ms = -10_000
         with pytest.raises(ParlorError) as refused:
@@ -404,7 +401,7 @@ def test_a_write_held_up_in_a_frozen_redis_is_not_made_when_it_wakes():
             client.connection_pool.connection_kwargs["socket_timeout"] = 1  # (5 s in service)
             store = MatchStore(client)
             matches = Matches(store, Settings())
-            match_id, tokens = await _three_seat_match(matches)
+            match_id, tokens = await _seated_match(matches, 3)
             await store.ping()
             commit = store.commit
 
@@ -507,26 +504,24 @@ def test_a_match_is_played_under_the_rules_it_began_with(stack, monkeypatch):
     async def scenario():
         store = MatchStore(connect(stack.redis.url))
         matches = Matches(store, Settings(allow_fixed_seed=True))
-        match = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2, seed="rules"))
-        tokens = [(await matches.join(pb.JoinMatchRequest(match_id=match.match_id, name=f"p{i}"))).token
-                  for i in range(2)]
-        state_key = keys(match.match_id)[0]  # as a server of the earlier rules would have written it
+        match_id, tokens = await _seated_match(matches, 2, seed="rules")
+        state_key = keys(match_id)[0]  # as a server of the earlier rules would have written it
         version, _, data = (await store.redis.get(state_key)).partition(b"|")
         record = Record.decode(data)
         record.rules_version = "0"
         await store.redis.set(state_key, version + b"|" + record.encode())
         other = Matches(store, Settings())  # (keeps no decoded record of it)
         try:
-            for call in (lambda: other.get(match.match_id, tokens[0]),
-                         lambda: other.legal_actions(match.match_id, tokens[0])):
+            for call in (lambda: other.get(match_id, tokens[0]),
+                         lambda: other.legal_actions(match_id, tokens[0])):
                 with pytest.raises(ParlorError) as refused:
                     await call()
                 assert refused.value.code == "RULES_VERSION_UNAVAILABLE"
                 assert refused.value.details == {"rulesVersion": "0"}
             monkeypatch.setitem(games._BY_VERSION, ("what_the_heck", "0"), Earlier())
-            view = await other.get(match.match_id, tokens[0])
+            view = await other.get(match_id, tokens[0])
             assert view.rules_version == "0" and view.status == pb.ACTIVE
-            await other.submit(_bid(match.match_id, view.what_the_heck.hand[0]), tokens[0])
+            await other.submit(_bid(match_id, view.what_the_heck.hand[0]), tokens[0])
             assert Earlier.played == 1
             assert (await store.redis.get(state_key)).partition(b"|")[0] == b"3"
             new = await other.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
