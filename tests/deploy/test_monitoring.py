@@ -77,24 +77,32 @@ def test_alerts_ask_only_for_what_the_servers_export(rendered):
     assert len(alerts) >= 6 and all(r["labels"]["severity"] in ("critical", "warning", "info") for r in alerts)
     methods = {name for name in vars(ParlorServicer) if name[:1].isupper()}
     for alert in alerts:
-        expr = " ".join(alert["expr"].split())
-        promql.parse(expr)  # (raises on a syntax error)
         assert alert["annotations"]["summary"] and alert["annotations"]["description"], alert["alert"]
-        selectors = re.findall(r"\b(up|parlor_\w+)(\{[^}]*\})?", expr)
+        selectors, groupings = [], []
+
+        def visit(node) -> None:
+            if isinstance(node, promql.VectorSelector):
+                selectors.append(node)
+            elif isinstance(node, promql.AggregateExpr) and node.modifier is not None:
+                groupings.append(node.modifier.labels)  # by (...) or without (...)
+
+        promql.walk(promql.parse(alert["expr"]), pre_visit=visit)  # (parse raises on a syntax error)
         assert selectors, alert["alert"]
         names = set()
-        for metric, matchers in selectors:
+        for selector in selectors:
+            metric = selector.name
             labels = {"job"} if metric == "up" else exported.get(metric)
             assert labels is not None, f"{alert['alert']}: no series {metric}"
             names |= labels
-            for label, op, value in re.findall(r'(\w+)\s*(=~|!~|!=|=)\s*"([^"]*)"', matchers):
+            for matcher in selector.matchers.matchers:
+                label, value, equal = matcher.name, matcher.value, matcher.op == promql.MatchOp.Equal
                 assert label in labels | target_labels, f"{alert['alert']}: {metric} has no label {label}"
-                if label == "code" and op == "=":
+                if label == "code" and equal:
                     assert value in CODES, value
-                if label == "rpc" and op == "=":
+                if label == "rpc" and equal:
                     assert value in methods, value
                 if label == "status":
                     assert re.fullmatch(value, "429") or re.fullmatch(value, "503"), value
-        for grouping in re.findall(r"\bby\s*\(([^)]*)\)", expr):
-            for label in (part.strip() for part in grouping.split(",")):
+        for grouping in groupings:
+            for label in grouping:
                 assert label in names | target_labels, f"{alert['alert']}: groups by unknown {label}"
