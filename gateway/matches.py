@@ -129,21 +129,29 @@ def list_events(match_id: str):
         return _watch_events(match_id)
     req = pb.ListEventsRequest(match_id=match_id, after=_query_int("after", 0),
                                limit=_query_int("limit", 0))
+    _resumed_after()  # checked as for a stream, though a list reads `after` only
     return json_response(render(_call("ListEvents", req, _auth())))
 
 
 def _watch_events(match_id: str):
     """Live events as Server-Sent Events (see streams.py)."""
-    resumed = request.headers.get("Last-Event-ID", "")  # empty: no id (as EventSource means it)
     after = _query_int("after", 0)
     _query_int("limit", 0)  # checked as for the list, though a stream sends every event
-    if resumed:
-        after = _whole_number("Last-Event-ID", resumed)
+    resumed = _resumed_after()
+    if resumed is not None:
+        after = resumed
     metadata = _metadata(_auth())
     client = current_app.extensions["parlor"]
     return streams.open_stream(lambda req: client.stream("WatchEvents", req, metadata),
                                pb.WatchEventsRequest(match_id=match_id, after=after),
                                current_app.extensions["parlor.streams"])
+
+
+def _resumed_after() -> int | None:
+    """The Last-Event-ID header's event number; None without one (or with an
+    empty one, as EventSource means it)."""
+    resumed = request.headers.get("Last-Event-ID", "")
+    return _whole_number("Last-Event-ID", resumed) if resumed else None
 
 
 def _auth() -> str | None:

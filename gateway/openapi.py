@@ -60,6 +60,10 @@ def _schema_name(desc: Descriptor) -> str:
 _COMMENTS: dict[str, str] = json.loads(
     resources.files("parlor.v1").joinpath("comments.json").read_text(encoding="utf-8"))
 
+# The fewest and the most players any game takes (the gateway holds no game;
+# a test keeps these to the service's registry).
+FEWEST_PLAYERS, MOST_PLAYERS = 2, 6
+
 _OPTIONAL = ("Optional: left out when it has no value (it does not apply, or is not shown "
              "to the caller); left out is not the same as a zero value.")
 
@@ -100,17 +104,28 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _reachable(*roots: Descriptor) -> set[str]:
-    """The schema names of `roots` and of every message their fields hold,
-    however deep."""
-    seen: set[str] = set()
+def _reachable(*roots: Descriptor) -> dict[str, Descriptor]:
+    """`roots` and every message their fields hold, however deep, by schema name."""
+    seen: dict[str, Descriptor] = {}
     todo = list(roots)
     while todo:
         desc = todo.pop()
         if _schema_name(desc) not in seen:
-            seen.add(_schema_name(desc))
+            seen[_schema_name(desc)] = desc
             todo += [field.message_type for field in desc.fields if field.message_type is not None]
     return seen
+
+
+def _as_request(schema: dict[str, Any], desc: Descriptor) -> None:
+    """Makes `schema` (of `desc`) say what the server takes in a request: any
+    field may be left out (proto3 reads it as its zero value), no other names
+    (400), and where every field is one choice of a oneof (Action, a game's
+    kinds of action), exactly one of them (none is 400 INVALID_ACTION)."""
+    schema.pop("required", None)
+    schema["additionalProperties"] = False
+    oneofs = {field.containing_oneof for field in desc.fields}
+    if len(oneofs) == 1 and None not in oneofs and not next(iter(oneofs)).name.startswith("_"):
+        schema["minProperties"] = schema["maxProperties"] = 1
 
 
 def _field_schema(field: FieldDescriptor, out: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +159,10 @@ def document() -> dict[str, Any]:
         "properties": {
             "game": {"type": "string", "enum": sorted(options),
                      "description": "Game id, from GET /v1/games."},
-            "players": {"type": "integer", "format": "int32", "description": "Number of seats."},
+            "players": {"type": "integer", "format": "int32",
+                        "minimum": FEWEST_PLAYERS, "maximum": MOST_PLAYERS,
+                        "description": "Number of seats, within the game's minPlayers and "
+                                       "maxPlayers (GET /v1/games)."},
             "options": {"description": "The game's options (see GET /v1/games), "
                                        "e.g. {\"hiddenWinnings\": true}.",
                         "anyOf": list(options.values())},
@@ -161,7 +179,10 @@ def document() -> dict[str, Any]:
                 "INVALID_IDEMPOTENCY_KEY.")
     schemas["JoinBody"] = {
         "type": "object", "required": ["name"],
-        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64},
+        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64,
+                                "description": "Shown to the table: printable characters (no "
+                                               "control or format characters, no line breaks; "
+                                               "spaces are fine)."},
                        "seat": {"type": "integer", "format": "int32",
                                 "description": "The seat to take; the lowest open seat if omitted."},
                        "idempotencyKey": {**join_key, "description": body_key}},
@@ -199,6 +220,12 @@ def document() -> dict[str, Any]:
                                 "retry with the same key and body returns the first answer (the same "
                                 "seat and token) and changes nothing, even once the match is full; "
                                 "the same key with another body is 409 IDEMPOTENCY_KEY_REUSED."}
+    # The operations a created match's id leads to (OpenAPI links: tools that
+    # follow them can walk from a create to the rest).
+    match_links = {operation: {"operationId": operation,
+                               "parameters": {"matchId": "$response.body#/matchId"}}
+                   for operation in ("getMatch", "joinMatch", "listLegalActions", "submitAction",
+                                     "listEvents")}
     seat_auth = [{"seatToken": []}]
     optional_auth = [{"seatToken": []}, {}]
     paths = {
@@ -210,7 +237,8 @@ def document() -> dict[str, Any]:
             "description": "Returns the spectator's view. The match is WAITING until every seat is taken.",
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/CreateMatchBody"}}}},
-            "responses": {"200": _json(ref(pb.Match)), **_errors(400, 403, 413, 503)}}},
+            "responses": {"200": {**_json(ref(pb.Match)), "links": match_links},
+                          **_errors(400, 403, 413, 503)}}},
         "/v1/matches/{matchId}": {"get": {
             "summary": "The caller's view of a match", "operationId": "getMatch",
             "description": "A seat's view with its token, else a spectator's. `result` and `seed` "
@@ -258,7 +286,8 @@ def document() -> dict[str, Any]:
                                            "Not used by event streams."},
                            {"name": "Last-Event-ID", "in": "header",
                             "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
-                            "description": "Event streams: resume after this event number."}],
+                            "description": "Event streams: resume after this event number. (Checked, "
+                                           "but not used, by a plain list.)"}],
             "security": optional_auth,
             "responses": {"200": {"description": "OK", "content": {
                               "application/json": {"schema": ref(pb.ListEventsResponse)},
@@ -277,10 +306,13 @@ def document() -> dict[str, Any]:
                              "responses": {"200": {"description": "text exposition format",
                                                    "content": {"text/plain": {}}}}}},
     }
-    # What clients send may leave out any field (proto3 reads it as its zero
-    # value), so the messages a request carries require none.
-    for name in _reachable(pb.Action.DESCRIPTOR, *(field.message_type for field in option_fields)):
-        schemas[name].pop("required", None)
+    # The messages a request carries, and the bodies. (The server also takes the
+    # proto field names, e.g. `hidden_winnings`; the document names each field
+    # once, as replies write it.)
+    for name, desc in _reachable(pb.Action.DESCRIPTOR, *(field.message_type for field in option_fields)).items():
+        _as_request(schemas[name], desc)
+    for name in ("CreateMatchBody", "JoinBody", "ActionBody"):
+        schemas[name]["additionalProperties"] = False
     # (400 on reads: RULES_VERSION_UNAVAILABLE, a match kept under rules this server lacks)
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",

@@ -24,6 +24,12 @@ def test_every_route_is_documented_and_every_ref_resolves():
         kind, name = target.split("/")[-2:]
         assert name in doc["components"][kind], target
     assert {"Match", "Action", "Event", "WhatTheHeckView", "HeckView"} <= set(schemas)
+    operations = {op["operationId"]: op for ops in doc["paths"].values() for op in ops.values()}
+    links = doc["paths"]["/v1/matches"]["post"]["responses"]["200"]["links"]
+    assert len(links) == 5
+    for link in links.values():  # each names an operation, and parameters it has
+        parameters = {p["name"] for p in operations[link["operationId"]].get("parameters", [])}
+        assert set(link["parameters"]) <= parameters, link
 
 
 def test_served_by_the_gateway():
@@ -77,6 +83,44 @@ def test_every_field_a_reply_schema_requires_is_rendered_even_when_unset():
     assert "required" not in schemas["WhateverAction_Bid"] and "required" not in schemas["HeckOptions"]
 
 
+def test_request_bodies_allow_no_names_the_server_refuses():
+    """The gateway refuses a body field it does not know (400), so every object
+    a request body can hold says `additionalProperties: false`: a client that
+    validates against the document does not send what the server refuses."""
+    import pytest
+
+    from gateway.errors import ApiError
+    from gateway.jsonpb import parse
+    from parlor.v1 import parlor_pb2 as pb
+
+    doc = document()
+    schemas = doc["components"]["schemas"]
+    bodies = [op["requestBody"]["content"]["application/json"]["schema"]
+              for ops in doc["paths"].values() for op in ops.values() if "requestBody" in op]
+    seen, todo = set(), list(bodies)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo += node
+        elif isinstance(node, dict):
+            if "$ref" in node:
+                name = node["$ref"].rsplit("/", 1)[-1]
+                if name not in seen:
+                    seen.add(name)
+                    todo.append(schemas[name])
+                continue
+            if node.get("type") == "object":
+                assert node.get("additionalProperties") is False, node
+            todo += [value for key, value in node.items() if key != "additionalProperties"]
+    assert {"CreateMatchBody", "JoinBody", "ActionBody", "Action", "HeckAction", "HiFuOptions"} <= seen
+    assert schemas["Action"]["minProperties"] == schemas["Action"]["maxProperties"] == 1  # one game's
+    assert "minProperties" not in schemas["HeckAction"]  # (flat: no oneof)
+    for message in (pb.CreateMatchRequest(), pb.SubmitActionRequest(), pb.Action(), pb.CreateMatchRequest().heck):
+        with pytest.raises(ApiError) as refused:
+            parse({"notAField": 1}, message)
+        assert refused.value.status == 400
+
+
 def test_schemas_carry_the_proto_comments():
     """Messages and fields are described with their comments in proto/ (via
     comments.json, which proto/generate.py writes and --check keeps current)."""
@@ -109,3 +153,13 @@ def test_every_error_code_is_listed_in_the_document_and_the_readme():
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     table = set(re.findall(r"`([A-Z][A-Z_]+)`", readme[readme.index("| 400 |"):]))
     assert set(listed) <= table, set(listed) - table
+
+
+def test_the_player_counts_span_the_games():
+    from gateway.openapi import FEWEST_PLAYERS, MOST_PLAYERS
+    from service.games import GAMES
+
+    players = document()["components"]["schemas"]["CreateMatchBody"]["properties"]["players"]
+    assert (players["minimum"], players["maximum"]) == (FEWEST_PLAYERS, MOST_PLAYERS)
+    assert FEWEST_PLAYERS == min(game.min_players for game in GAMES.values())
+    assert MOST_PLAYERS == max(game.max_players for game in GAMES.values())

@@ -71,6 +71,7 @@ def test_bad_requests_on_an_active_match_change_nothing(rest, db, active):
         (("GET", f"{path}/events?after=", None, None, None), (400, "INVALID_ARGUMENT")),
         (("GET", f"{path}/events?after=%EF%BC%91", None, None, None), (400, "INVALID_ARGUMENT")),
         (("GET", f"{path}/events?limit=1_0", None, None, None), (400, "INVALID_ARGUMENT")),
+        (("GET", f"{path}/events", None, None, {"Last-Event-ID": "2147483648"}), (400, "INVALID_ARGUMENT")),
         (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, tokens[1], {"Idempotency-Key": ""}), (400, "INVALID_IDEMPOTENCY_KEY")),
         (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "idempotencyKey": "one"}, tokens[1], {"Idempotency-Key": "two"}), (400, "INVALID_IDEMPOTENCY_KEY")),
         (("POST", f"{path}/seats", {"name": "late", "idempotencyKey": "one"}, None, {"Idempotency-Key": "two"}), (400, "INVALID_IDEMPOTENCY_KEY")),
