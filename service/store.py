@@ -256,13 +256,14 @@ _IN_SCRIPT = re.compile(r"@user_script:\s*\d+:\s*-?([A-Z]+) ")
 
 
 def _maybe_sent(exc: Exception) -> bool:
-    """Whether a failed command may have reached Redis and run: not when the
-    store refused it, no connection could be made (redis-py words those "Error
-    ... connecting to ..." and "Timeout connecting to server"), Redis was loading
-    its data (LOADING), or Sentinel's master had become a replica; otherwise it
-    may have run, its answer lost."""
+    """Whether a failed command may have reached Redis and run: not when no
+    connection could be made (redis-py words those "Error ... connecting to
+    ..." and "Timeout connecting to server"), Redis was loading its data
+    (LOADING), or Sentinel's master had become a replica; otherwise it may have
+    run, its answer lost. (A call the store refuses while Redis does not answer
+    fails before it is sent, in _one_of_many, and never comes here.)"""
     text = str(exc)
-    return not (isinstance(exc, BusyLoadingError) or text == _NOT_ANSWERING
+    return not (isinstance(exc, BusyLoadingError)
                 or (text.startswith("Error ") and " connecting to " in text)
                 or text.startswith("Timeout connecting to ")
                 or "previous master is now a slave" in text)
