@@ -63,6 +63,18 @@ _COMMENTS: dict[str, str] = json.loads(
 # The fewest and the most players any game takes (the gateway holds no game;
 # a test keeps these to the service's registry).
 FEWEST_PLAYERS, MOST_PLAYERS = 2, 6
+MAX_SEED_LENGTH = 256  # (service.matches', which a test keeps this to)
+
+# Fields that hold a message and are set in every reply that carries their
+# message (the rest hold one only when it applies). Replies list them as
+# `required`; the conformance test holds every reply of whole matches to it.
+_ALWAYS_SENT = frozenset({
+    "parlor.v1.SubmitActionResponse.match", "parlor.v1.MatchFinished.result",
+    "parlor.v1.OptionInfo.default",
+    "parlor.v1.WhatTheHeckView.options", "parlor.v1.HiFuView.options", "parlor.v1.HeulDochView.options",
+    "parlor.v1.WhateverView.options", "parlor.v1.HeckView.options",
+    "parlor.v1.HiFuEvent.CardPlayed.card", "parlor.v1.HeulDochEvent.CardPlayed.card",
+})
 
 _OPTIONAL = ("Optional: left out when it has no value (it does not apply, or is not shown "
              "to the caller); left out is not the same as a zero value.")
@@ -89,7 +101,8 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                     schema = {"type": "array", "items": schema}
             notes = [_COMMENTS.get(field.full_name, "")]
             if field.containing_oneof is not None and not field.containing_oneof.name.startswith("_"):
-                notes.append(f"One of `{field.containing_oneof.name}`.")
+                choices = ", ".join(f"`{f.json_name}`" for f in field.containing_oneof.fields)
+                notes.append(f"At most one of {choices} is set.")
             elif field.has_presence and field.message_type is None:
                 notes.append(_OPTIONAL)
             if any(notes):
@@ -98,7 +111,8 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
         out[name] = {"type": "object", "properties": properties}
         if desc.full_name in _COMMENTS:
             out[name]["description"] = _COMMENTS[desc.full_name]
-        required = [field.json_name for field in desc.fields if not field.has_presence]
+        required = [field.json_name for field in desc.fields
+                    if not field.has_presence or field.full_name in _ALWAYS_SENT]
         if required:
             out[name]["required"] = required
     return {"$ref": f"#/components/schemas/{name}"}
@@ -116,13 +130,25 @@ def _reachable(*roots: Descriptor) -> dict[str, Descriptor]:
     return seen
 
 
-def _as_request(schema: dict[str, Any], desc: Descriptor) -> None:
-    """Makes `schema` (of `desc`) say what the server takes in a request: any
-    field may be left out (proto3 reads it as its zero value), no other names
-    (400), and where every field is one choice of a oneof (Action, a game's
-    kinds of action), exactly one of them (none is 400 INVALID_ACTION)."""
-    schema.pop("required", None)
-    schema["additionalProperties"] = False
+def _names(desc: Descriptor) -> dict[str, Any]:
+    """A schema's `propertyNames`: the names a request may give `desc`'s fields
+    (the JSON names, and the proto names, which the server also takes; not
+    `match_id`, which a body leaves to the path); any other is refused (400)."""
+    fields = [field for field in desc.fields if field.name != "match_id"]
+    return {"enum": sorted({field.json_name for field in fields} | {field.name for field in fields})}
+
+
+def _as_request(schema: dict[str, Any], desc: Descriptor, options: bool) -> None:
+    """Makes `schema` (of `desc`) say what the server takes in a request: no
+    names but its fields' (400), and where every field is one choice of a
+    oneof (Action, a game's kinds of action), exactly one (none is 400
+    INVALID_ACTION). Options require nothing: left out, an option takes its
+    default. An action's fields stay `required` as legal-action lists give
+    them (each written out): a request may leave one out, read as its zero
+    value, but a client posting listed actions back never does."""
+    if options:
+        schema.pop("required", None)
+    schema["propertyNames"] = _names(desc)
     oneofs = {field.containing_oneof for field in desc.fields}
     if len(oneofs) == 1 and None not in oneofs and not next(iter(oneofs)).name.startswith("_"):
         schema["minProperties"] = schema["maxProperties"] = 1
@@ -166,9 +192,13 @@ def document() -> dict[str, Any]:
             "options": {"description": "The game's options (see GET /v1/games), "
                                        "e.g. {\"hiddenWinnings\": true}.",
                         "anyOf": list(options.values())},
-            "seed": {"type": "string", "description": "Fixes every shuffle. Only on servers run "
+            "seed": {"type": "string", "minLength": 1, "maxLength": MAX_SEED_LENGTH,
+                     "description": "Fixes every shuffle. Only on servers run "
                      "with PARLOR_ALLOW_FIXED_SEED=1; otherwise 403 FIXED_SEED_DISABLED."},
         },
+        # (for validators: the options are the named game's)
+        "allOf": [{"if": {"required": ["game"], "properties": {"game": {"const": game}}},
+                   "then": {"properties": {"options": schema}}} for game, schema in options.items()],
     }
     # Idempotency keys: an action's, and a join's (longer: hard to guess). The header
     # is the usual place; the body may carry the same value as `idempotencyKey`.
@@ -181,8 +211,8 @@ def document() -> dict[str, Any]:
         "type": "object", "required": ["name"],
         "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64,
                                 "description": "Shown to the table: printable characters (no "
-                                               "control or format characters, no line breaks; "
-                                               "spaces are fine)."},
+                                               "control or format characters, no line breaks), "
+                                               "not all spaces; spaces at either end are dropped."},
                        "seat": {"type": "integer", "format": "int32",
                                 "description": "The seat to take; the lowest open seat if omitted."},
                        "idempotencyKey": {**join_key, "description": body_key}},
@@ -226,14 +256,19 @@ def document() -> dict[str, Any]:
                                "parameters": {"matchId": "$response.body#/matchId"}}
                    for operation in ("getMatch", "joinMatch", "listLegalActions", "submitAction",
                                      "listEvents")}
+    # Health replies: {"status"} (and when not ready, an `error` as in Error).
+    status = {"type": "object", "required": ["status"],
+              "properties": {"status": {"type": "string", "enum": ["ok", "ready", "unavailable"]},
+                             "error": schemas["Error"]["properties"]["error"]}}
     seat_auth = [{"seatToken": []}]
     optional_auth = [{"seatToken": []}, {}]
     paths = {
         "/v1/games": {"get": {
             "summary": "The games, their player counts and options", "operationId": "listGames",
+            "security": [],
             "responses": {"200": _json(ref(pb.ListGamesResponse)), **_errors(503)}}},
         "/v1/matches": {"post": {
-            "summary": "Create a match", "operationId": "createMatch",
+            "summary": "Create a match", "operationId": "createMatch", "security": [],
             "description": "Returns the spectator's view. The match is WAITING until every seat is taken.",
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/CreateMatchBody"}}}},
@@ -246,7 +281,7 @@ def document() -> dict[str, Any]:
             "parameters": [match_id], "security": optional_auth,
             "responses": {"200": _json(ref(pb.Match)), **_errors(400, 401, 404, 503)}}},
         "/v1/matches/{matchId}/seats": {"post": {
-            "summary": "Take a seat", "operationId": "joinMatch",
+            "summary": "Take a seat", "operationId": "joinMatch", "security": [],
             "description": "Returns the seat and its token (shown once; again only to a retry with "
                            "the same Idempotency-Key). A taken seat or a full match is 409.",
             "parameters": [match_id, join_idem],
@@ -294,25 +329,32 @@ def document() -> dict[str, Any]:
                               "text/event-stream": {"schema": {"type": "string"}}}},
                           "204": {"description": "Event stream of a finished match: nothing more"},
                           **_errors(400, 401, 404, 429, 503)}}},
-        "/v1/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
-                                     "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+        "/v1/openapi.json": {"get": {"summary": "This document", "operationId": "openapi", "security": [],
+                                     "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1")}}},
         "/healthz": {"get": {"summary": "Liveness (never depends on the service or Redis)",
-                             "operationId": "healthz", "responses": {"200": {"description": "alive"}}}},
+                             "operationId": "healthz", "security": [],
+                             "responses": {"200": _json(status, "alive: {\"status\": \"ok\"}")}}},
         "/readyz": {"get": {"summary": "Readiness: the service and its Redis are reachable",
-                            "operationId": "readyz",
-                            "responses": {"200": {"description": "ready"},
-                                          "503": {"description": "not ready"}}}},
+                            "operationId": "readyz", "security": [],
+                            "responses": {"200": _json(status, "ready: {\"status\": \"ready\"}"),
+                                          "503": _json(status, "not ready: {\"status\": "
+                                                               "\"unavailable\", \"error\": {...}}")}}},
         "/metrics": {"get": {"summary": "Prometheus metrics", "operationId": "metrics",
+                             "security": [],
                              "responses": {"200": {"description": "text exposition format",
                                                    "content": {"text/plain": {}}}}}},
     }
-    # The messages a request carries, and the bodies. (The server also takes the
-    # proto field names, e.g. `hidden_winnings`; the document names each field
-    # once, as replies write it.)
-    for name, desc in _reachable(pb.Action.DESCRIPTOR, *(field.message_type for field in option_fields)).items():
-        _as_request(schemas[name], desc)
-    for name in ("CreateMatchBody", "JoinBody", "ActionBody"):
-        schemas[name]["additionalProperties"] = False
+    # The messages a request carries, and the bodies: the names each takes. (The
+    # server also takes the proto field names, e.g. `hidden_winnings`, which
+    # propertyNames lists; `properties` names each field once, as replies write
+    # it, so that generated clients get one member per field.)
+    for name, desc in _reachable(pb.Action.DESCRIPTOR).items():
+        _as_request(schemas[name], desc, options=False)
+    for name, desc in _reachable(*(field.message_type for field in option_fields)).items():
+        _as_request(schemas[name], desc, options=True)
+    schemas["CreateMatchBody"]["propertyNames"] = {"enum": sorted(schemas["CreateMatchBody"]["properties"])}
+    schemas["JoinBody"]["propertyNames"] = _names(pb.JoinMatchRequest.DESCRIPTOR)
+    schemas["ActionBody"]["propertyNames"] = _names(pb.SubmitActionRequest.DESCRIPTOR)
     # (400 on reads: RULES_VERSION_UNAVAILABLE, a match kept under rules this server lacks)
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",
@@ -320,6 +362,7 @@ def document() -> dict[str, Any]:
                 503: "Service or store unavailable"}
     return {
         "openapi": "3.1.0",
+        "servers": [{"url": "/", "description": "The gateway that serves this document"}],
         "info": {"title": "Parlor", "version": "1",
                  "description": "Small card games as a service. Errors are "
                                 "{\"error\": {\"code\", \"message\", \"details\"}} with a stable code."},

@@ -58,10 +58,13 @@ def test_what_every_view_and_event_carries_is_required_and_always_rendered():
 
 def test_every_field_a_reply_schema_requires_is_rendered_even_when_unset():
     """`required` tells generated clients what a reply always carries: so an
-    empty message of each such type must render every field it names."""
+    empty message of each such type must render every field it names, but for
+    the message fields the service always sets (those the conformance test
+    holds whole matches' replies to)."""
     from google.protobuf import message_factory
 
     from gateway.jsonpb import render
+    from gateway.openapi import _ALWAYS_SENT
     from parlor.v1 import parlor_pb2 as pb
 
     schemas = document()["components"]["schemas"]
@@ -76,17 +79,22 @@ def test_every_field_a_reply_schema_requires_is_rendered_even_when_unset():
         name = full_name.removeprefix("parlor.v1.").replace(".", "_")
         if "required" in schemas.get(name, {}):
             rendered = render(message_factory.GetMessageClass(desc)())
-            assert set(schemas[name]["required"]) <= set(rendered), name
+            set_by_the_service = {f.json_name for f in desc.fields if f.full_name in _ALWAYS_SENT}
+            assert set(schemas[name]["required"]) - set_by_the_service <= set(rendered), name
             checked += 1
     assert checked > 60
-    # while what a request carries requires nothing (proto3 reads a missing field as 0)
-    assert "required" not in schemas["WhateverAction_Bid"] and "required" not in schemas["HeckOptions"]
+    assert _ALWAYS_SENT <= {field.full_name for desc in descriptors.values() for field in desc.fields}
+    assert "match" in schemas["SubmitActionResponse"]["required"]
+    # Options require nothing (one left out takes its default); an action's
+    # fields are required as legal-action lists write them.
+    assert "required" not in schemas["HeckOptions"] and schemas["WhateverAction_Bid"]["required"] == ["amount"]
 
 
 def test_request_bodies_allow_no_names_the_server_refuses():
     """The gateway refuses a body field it does not know (400), so every object
-    a request body can hold says `additionalProperties: false`: a client that
-    validates against the document does not send what the server refuses."""
+    a request body can hold lists the names it takes (`propertyNames`): a
+    client that validates against the document does not send what the server
+    refuses."""
     import pytest
 
     from gateway.errors import ApiError
@@ -109,9 +117,9 @@ def test_request_bodies_allow_no_names_the_server_refuses():
                     seen.add(name)
                     todo.append(schemas[name])
                 continue
-            if node.get("type") == "object":
-                assert node.get("additionalProperties") is False, node
-            todo += [value for key, value in node.items() if key != "additionalProperties"]
+            if node.get("type") == "object" and "properties" in node:
+                assert set(node["properties"]) <= set(node["propertyNames"]["enum"]), node
+            todo += [value for key, value in node.items() if key not in ("propertyNames", "additionalProperties")]
     assert {"CreateMatchBody", "JoinBody", "ActionBody", "Action", "HeckAction", "HiFuOptions"} <= seen
     assert schemas["Action"]["minProperties"] == schemas["Action"]["maxProperties"] == 1  # one game's
     assert "minProperties" not in schemas["HeckAction"]  # (flat: no oneof)
@@ -119,6 +127,10 @@ def test_request_bodies_allow_no_names_the_server_refuses():
         with pytest.raises(ApiError) as refused:
             parse({"notAField": 1}, message)
         assert refused.value.status == 400
+    # the proto names, which GET /v1/games gives for options, are listed and taken
+    assert {"max_rounds", "maxRounds"} <= set(schemas["HeckOptions"]["propertyNames"]["enum"])
+    assert parse({"max_rounds": 9}, pb.CreateMatchRequest().heck).max_rounds == 9
+    assert "matchId" not in schemas["ActionBody"]["propertyNames"]["enum"]  # (the path says it)
 
 
 def test_schemas_carry_the_proto_comments():
@@ -163,3 +175,24 @@ def test_the_player_counts_span_the_games():
     assert (players["minimum"], players["maximum"]) == (FEWEST_PLAYERS, MOST_PLAYERS)
     assert FEWEST_PLAYERS == min(game.min_players for game in GAMES.values())
     assert MOST_PLAYERS == max(game.max_players for game in GAMES.values())
+
+
+def test_the_seed_length_is_the_services():
+    from gateway import openapi
+    from service import matches
+
+    seed = document()["components"]["schemas"]["CreateMatchBody"]["properties"]["seed"]
+    assert seed["maxLength"] == openapi.MAX_SEED_LENGTH == matches.MAX_SEED_LENGTH
+
+
+def test_a_validator_holds_a_create_to_its_games_options():
+    import jsonschema
+
+    doc = document()
+    validator = jsonschema.Draft202012Validator({"$ref": "#/components/schemas/CreateMatchBody",
+                                                 "components": doc["components"]})
+    assert validator.is_valid({"game": "heck", "players": 2, "options": {"maxRounds": 3}})
+    assert validator.is_valid({"game": "heck", "players": 2, "options": {"max_rounds": 3}})  # proto name
+    assert not validator.is_valid({"game": "heck", "players": 2, "options": {"hiddenWinnings": True}})
+    assert not validator.is_valid({"game": "heck", "players": 2, "seed": ""})
+    assert not validator.is_valid({"game": "heck", "players": 2, "extra": 1})

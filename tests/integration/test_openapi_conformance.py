@@ -106,6 +106,13 @@ def test_listing_games_fits(checked):
     assert ("listGames", "reply", 200) in checked.checked
 
 
+def test_health_replies_fit(checked):
+    checked.get("/healthz")
+    checked.get("/readyz")
+    checked.get("/v1/openapi.json")
+    assert {("healthz", "reply", 200), ("readyz", "reply", 200), ("openapi", "reply", 200)} <= checked.checked
+
+
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_whole_matches_fit(checked, game_id):
     """The fewest and most players of the game, each played to the end by its seats,
