@@ -52,7 +52,10 @@ NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>
 # none), action ('' for none), events, and the time (Redis's clock, ms) after
 # which the write must not happen: a script that waited in a stalled Redis's
 # socket buffer past it (the caller was told the store failed) writes nothing
-# when Redis wakes up. The events come packed in one argument
+# when Redis wakes up. The window is checked last, just before the write: a
+# script that would write nothing anyway (the version moved on, or the same
+# request's retry got there first) says so, and the caller re-reads and
+# answers with what stands, not "not made". The events come packed in one argument
 # (fewer arguments to encode per call): strings, each a 4-byte big-endian length
 # and its bytes; per event the stream id, the field count, then field, value, ...
 # Last, after every write, the new events are announced on NOTICES (the message:
@@ -62,12 +65,12 @@ NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>
 # nothing that may fail comes before a write.
 _COMMIT = """
 redis.replicate_commands()
-local now = redis.call('TIME')
-if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[8]) then return 3 end
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 0 end
 if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return 0 end
 if ARGV[4] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[4]) == 1 then return 2 end
+local now = redis.call('TIME')
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[8]) then return 3 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 local packed, pos = ARGV[7], 1
 local function take()

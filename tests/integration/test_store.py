@@ -389,6 +389,35 @@ def test_a_write_that_reaches_redis_after_its_window_is_not_made(stack, db):
     asyncio.run(scenario())
 
 
+def test_a_late_write_whose_retry_was_made_answers_with_the_retrys_result(stack, db):
+    """A write held up past its window (a slow network, say) while the
+    client's retry with the same Idempotency-Key, through another replica, was
+    made: when the held write reaches Redis it answers with the action that
+    stands (the first result, replayed), not "too slow, not made"."""
+    async def scenario():
+        late_store, other_store = MatchStore(connect(stack.redis.url)), MatchStore(connect(stack.redis.url))
+        late, other = Matches(late_store, Settings()), Matches(other_store, Settings())
+        match_id, tokens = await _seated_match(late, 3)
+        request = _bid(match_id, 7)
+        request.idempotency_key = "bid-7"
+        commit = late_store.commit
+        retried = []
+
+        async def held_up_while_the_retry_is_made(*args, **kwargs):
+            if not retried:
+                retried.append(await other.submit(request, tokens[0]))
+                late_store.clock_offset_ms = -10_000  # this write arrives after its window
+            return await commit(*args, **kwargs)
+
+        late_store.commit = held_up_while_the_retry_is_made
+        reply = await late.submit(request, tokens[0])
+        assert reply == retried[0] and reply.match.version == 4
+        assert db.xlen(keys(match_id)[1]) == len(reply.events) + 5, "made once"
+        await late_store.redis.aclose()
+        await other_store.redis.aclose()
+    asyncio.run(scenario())
+
+
 def test_a_write_held_up_in_a_frozen_redis_is_not_made_when_it_wakes():
     """Redis freezes (SIGSTOP, as a stalled VM or a long fork would) as a write
     goes out: the service gives up on it (STORE_UNAVAILABLE, saying it may or
