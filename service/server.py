@@ -38,6 +38,53 @@ HEALTH_TIMEOUT = 1.0   # a ping slower than this counts as Redis not answering (
 ACTIVE_INTERVAL = 15.0  # seconds between counts of active matches (a gauge)
 
 
+class HealthServicer(health.aio.HealthServicer):
+    """grpc's health service, but an open Watch ends when the server drains,
+    once it has told NOT_SERVING: the watchers (clients with health checking
+    on) know to go elsewhere, and an open watch no longer holds the drain for
+    its whole grace period (PARLOR_DRAIN_SECONDS)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._draining = asyncio.Event()
+
+    async def Watch(self, request: health_pb2.HealthCheckRequest, context) -> None:
+        told = _Told(context)
+        watching = asyncio.ensure_future(super().Watch(request, told))
+        draining = asyncio.ensure_future(self._draining.wait())
+        try:
+            await asyncio.wait({watching, draining}, return_when=asyncio.FIRST_COMPLETED)
+            if watching.done():
+                return watching.result()
+            # The watch hears NOT_SERVING as the drain begins: let it write that.
+            deadline = time.monotonic() + 1.0
+            while told.last != health_pb2.HealthCheckResponse.NOT_SERVING \
+                    and time.monotonic() < deadline and not watching.done():
+                await asyncio.sleep(0.01)
+        finally:
+            watching.cancel()
+            draining.cancel()
+
+    async def enter_graceful_shutdown(self) -> None:
+        await super().enter_graceful_shutdown()
+        self._draining.set()
+
+
+class _Told:
+    """A call's context that keeps the last status written to it."""
+
+    def __init__(self, context) -> None:
+        self._context = context
+        self.last: int | None = None
+
+    async def write(self, response: health_pb2.HealthCheckResponse) -> None:
+        await self._context.write(response)
+        self.last = response.status
+
+    def __getattr__(self, name: str):
+        return getattr(self._context, name)
+
+
 class RedisHealth:
     """Keeps the health of "" and parlor.v1.Parlor in step with Redis (SERVING
     only while Redis answers), tells the store (which fails calls at once while
@@ -233,7 +280,7 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
         ])
     matches = Matches(store, settings)
     add_to_server(ParlorServicer(matches, metrics.observe_rpc), server)
-    health_servicer = health.aio.HealthServicer()
+    health_servicer = HealthServicer()
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     _add_reflection(server, (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME))

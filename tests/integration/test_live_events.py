@@ -406,6 +406,34 @@ def test_streams_end_at_once_when_the_service_drains():
         assert stack.procs["service"].wait(15) == 0
 
 
+def test_health_watches_hear_not_serving_and_end_when_the_service_drains():
+    """Clients with health checking on hold a Watch open: on SIGTERM it says
+    NOT_SERVING and ends, so it does not hold the drain (20 s here)."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with watched({"PARLOR_DRAIN_SECONDS": "20"}) as (stack, _):
+        with stack.channel() as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            watches = [health.Watch(health_pb2.HealthCheckRequest(service=name))
+                       for name in ("", "parlor.v1.Parlor", "liveness")]
+            heard: list[list[int]] = [[] for _ in watches]
+            for watch, statuses in zip(watches, heard):
+                statuses.append(next(watch).status)
+            assert heard == [[health_pb2.HealthCheckResponse.SERVING]] * 3
+            threads = [threading.Thread(target=lambda w=w, h=h: h.extend(r.status for r in w), daemon=True)
+                       for w, h in zip(watches, heard)]
+            for thread in threads:
+                thread.start()
+            started = time.monotonic()
+            stack.procs["service"].send_signal(signal.SIGTERM)
+            for thread in threads:
+                thread.join(10)
+                assert not thread.is_alive(), "an open health watch held the drain"
+            assert all(statuses[-1] == health_pb2.HealthCheckResponse.NOT_SERVING for statuses in heard), heard
+            assert stack.procs["service"].wait(15) == 0
+            assert time.monotonic() - started < 8
+
+
 def test_a_stream_ends_with_unavailable_when_redis_goes_away():
     with watched() as (stack, watching):
         stack.redis.process.send_signal(signal.SIGKILL)
