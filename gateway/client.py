@@ -82,12 +82,15 @@ class ServiceClient:
         return getattr(self._stub, method)(request, timeout=self.stream_seconds + self.timeout,
                                            metadata=metadata)
 
-    def ready(self, service: str) -> bool:
-        """Whether the service reports SERVING for `service` (Redis reachable)."""
+    def unready(self, service: str) -> str | None:
+        """None when the service reports SERVING for `service` (Redis
+        reachable); else why not: SERVICE_UNAVAILABLE when the service does not
+        answer, STORE_UNAVAILABLE when it answers that it is not serving (it
+        cannot reach Redis, or it is draining)."""
         self._ensure()
         try:
             reply = self._health.Check(health_pb2.HealthCheckRequest(service=service),
                                        timeout=min(self.timeout, 2.0))
         except grpc.RpcError:
-            return False
-        return reply.status == health_pb2.HealthCheckResponse.SERVING
+            return "SERVICE_UNAVAILABLE"
+        return None if reply.status == health_pb2.HealthCheckResponse.SERVING else "STORE_UNAVAILABLE"

@@ -20,12 +20,15 @@ def healthz():
 @bp.get("/readyz")
 def readyz():
     """Readiness: the service answers and reports Redis reachable."""
-    if current_app.extensions["parlor"].ready(HEALTH_SERVICE):
+    problem = current_app.extensions["parlor"].unready(HEALTH_SERVICE)
+    if problem is None:
         return json_response({"status": "ready"})
     return json_response({"status": "unavailable",
-                          "error": {"code": "SERVICE_UNAVAILABLE",
-                                    "message": "The game service or its Redis is not reachable.",
-                                    "details": {}}}, 503)
+                          "error": {"code": problem, "message": _UNREADY[problem], "details": {}}}, 503)
+
+
+_UNREADY = {"SERVICE_UNAVAILABLE": "The game service does not answer.",
+            "STORE_UNAVAILABLE": "The game service cannot reach its Redis (or is shutting down)."}
 
 
 @bp.get("/v1/openapi.json")

@@ -67,6 +67,7 @@ def test_redis_crash_and_restart(durable_stack):
     assert (failed.status, failed.error) == (503, "STORE_UNAVAILABLE")
     assert rest.get("/healthz").status == 200, "liveness must not depend on Redis"
     assert wait_for(lambda: rest.get("/readyz").status == 503)
+    assert rest.get("/readyz").body["error"]["code"] == "STORE_UNAVAILABLE"
     assert health(stack) == health_pb2.HealthCheckResponse.NOT_SERVING
 
     stack.redis.start()  # same port, same AOF directory
@@ -87,6 +88,10 @@ def test_gateway_serves_again_soon_after_the_service_returns():
     stack = Stack().start()
     try:
         assert stack.stop_process("service") == 0
+        rest = stack.rest()
+        unready = rest.get("/readyz")
+        rest.close()
+        assert (unready.status, unready.body["error"]["code"]) == (503, "SERVICE_UNAVAILABLE")
         gone = time.monotonic()
         while time.monotonic() - gone < 20:  # gRPC's default backoff would wait ~10 s more by now
             rest = stack.rest()
