@@ -129,7 +129,7 @@ class RedisHealth:
         # Two checks in a row without an answer (one late answer is no outage):
         # calls fail at once until the next check, with room to spare. A Redis
         # that answers with errors is left to answer the calls too.
-        self.store.refuse_for(REFUSE_SECONDS if self._silent >= 2 else 0)
+        self.store.refuse_for(REFUSE_SECONDS if self._silent >= 2 else 0, self.failure)
         # Health, likewise, turns NOT_SERVING at the second failed check in a
         # row (it follows within RECOVERY_INTERVAL), or at once before Redis
         # ever answered: one slow answer must not turn away every call of

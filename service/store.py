@@ -320,6 +320,7 @@ class MatchStore:
         self._slots = asyncio.Semaphore(max_connections)
         # Until when (time.monotonic()) calls fail at once: see refuse_for().
         self._refuse_until = 0.0
+        self._refused_because: str | None = None
         # Redis's clock minus ours, in ms, as the last ping() measured it: a
         # write's window is set on Redis's clock, however far ours is off.
         self.clock_offset_ms = 0.0
@@ -329,14 +330,17 @@ class MatchStore:
 
     def _check_answering(self) -> None:
         if self._refuse_until and time.monotonic() < self._refuse_until:
-            raise redis.ConnectionError(_NOT_ANSWERING)
+            raise redis.ConnectionError(f"{_NOT_ANSWERING} ({self._refused_because})"
+                                        if self._refused_because else _NOT_ANSWERING)
 
-    def refuse_for(self, seconds: float) -> None:
-        """Told by the health check that Redis does not answer: calls fail at
-        once for `seconds` (0: no longer), unless one gets an answer first. The
-        check renews it while Redis stays silent; should the check itself stop,
-        calls go to Redis again when it runs out."""
+    def refuse_for(self, seconds: float, because: str | None = None) -> None:
+        """Told by the health check that Redis does not answer (`because`, as
+        its last check saw it, for the log): calls fail at once for `seconds`
+        (0: no longer), unless one gets an answer first. The check renews it
+        while Redis stays silent; should the check itself stop, calls go to
+        Redis again when it runs out."""
         self._refuse_until = time.monotonic() + seconds if seconds else 0.0
+        self._refused_because = because
 
     @_store_errors
     async def ping(self) -> bool:

@@ -27,7 +27,7 @@ class Store:
             raise outcome
         return True
 
-    def refuse_for(self, seconds):
+    def refuse_for(self, seconds, because=None):
         self.refusals.append(seconds)
 
 

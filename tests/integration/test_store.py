@@ -465,10 +465,12 @@ def test_refused_calls_go_to_redis_again_when_the_refusal_runs_out_or_a_call_is_
     async def scenario():
         store = MatchStore(connect(stack.redis.url))
         match_id = "a" * 24
-        store.refuse_for(10)
+        store.refuse_for(10, "Error 111 connecting to 127.0.0.1:1. Connection refused.")
         with pytest.raises(ParlorError) as refused:
             await store.load(match_id)
         assert refused.value.code == "STORE_UNAVAILABLE"
+        # (the log says why, as the health check saw it)
+        assert "Connection refused" in str(refused.value.__cause__)
         with pytest.raises(ParlorError) as refused:
             await store.commit(match_id, 0, b"record", 60)
         assert refused.value.message == _NOT_RUN, "refused before it was sent: surely not made"
