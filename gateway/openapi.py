@@ -76,6 +76,17 @@ _ALWAYS_SENT = frozenset({
     "parlor.v1.HiFuEvent.CardPlayed.card", "parlor.v1.HeulDochEvent.CardPlayed.card",
 })
 
+# String fields of requests that take one of a few words (the games' own; a
+# test keeps these to the engines'): their schemas list them as an enum.
+STRING_VALUES = {
+    "parlor.v1.HiFuOptions.board": ("front", "back"),
+    "parlor.v1.HiFuCard.colour": ("red", "yellow", "green", "blue"),
+    "parlor.v1.HeulDochCard.colour": ("red", "orange", "yellow", "green", "blue", "purple", "black"),
+    "parlor.v1.HeulDochCard.special": ("catapult", "beach_towel", "carousel", "werewolf"),
+    "parlor.v1.HeulDochAction.FaceUp.pile": ("own", "left", "right"),
+    "parlor.v1.HeulDochAction.Carousel.direction": ("left", "right"),
+}
+
 _OPTIONAL = ("Optional: left out when it has no value (it does not apply, or is not shown "
              "to the caller); left out is not the same as a zero value.")
 
@@ -97,6 +108,8 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                 schema: dict[str, Any] = {"type": "object", "additionalProperties": item}
             else:
                 schema = _field_schema(field, out)
+                if field.full_name in STRING_VALUES:
+                    schema["enum"] = list(STRING_VALUES[field.full_name])
                 if field.is_repeated:
                     schema = {"type": "array", "items": schema}
             notes = [_COMMENTS.get(field.full_name, "")]

@@ -196,3 +196,20 @@ def test_a_validator_holds_a_create_to_its_games_options():
     assert not validator.is_valid({"game": "heck", "players": 2, "options": {"hiddenWinnings": True}})
     assert not validator.is_valid({"game": "heck", "players": 2, "seed": ""})
     assert not validator.is_valid({"game": "heck", "players": 2, "extra": 1})
+
+
+def test_the_words_a_string_field_takes_are_the_engines():
+    from gateway.openapi import STRING_VALUES
+    from service.games import heul_doch, hi_fu
+
+    assert STRING_VALUES == {
+        "parlor.v1.HiFuOptions.board": hi_fu.BOARD_SIDES,
+        "parlor.v1.HiFuCard.colour": hi_fu.COLOURS,
+        "parlor.v1.HeulDochCard.colour": heul_doch.COLOURS,
+        "parlor.v1.HeulDochCard.special": heul_doch.SPECIALS,
+        "parlor.v1.HeulDochAction.FaceUp.pile": heul_doch.PILES,
+        "parlor.v1.HeulDochAction.Carousel.direction": tuple(heul_doch.DIRECTIONS),
+    }
+    schemas = document()["components"]["schemas"]
+    assert schemas["HiFuCard"]["properties"]["colour"]["enum"] == list(hi_fu.COLOURS)
+    assert schemas["HeulDochAction_FaceUp"]["properties"]["pile"]["enum"] == ["own", "left", "right"]

@@ -113,13 +113,22 @@ def test_health_replies_fit(checked):
     assert {("healthz", "reply", 200), ("readyz", "reply", 200), ("openapi", "reply", 200)} <= checked.checked
 
 
+# Each game's options away from their defaults (Heul doch's special cards, say,
+# bring fields of their own), the first seat given where a game takes one.
+_VARIANTS = {"what_the_heck": {"hiddenWinnings": True}, "hi_fu": {"board": "back", "firstSeat": 1},
+             "heul_doch": {"specialCards": True, "firstSeat": 1}, "whatever": {"firstSeat": 1},
+             "heck": {"longGame": True, "maxRounds": 12, "firstSeat": 1}}
+
+
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_whole_matches_fit(checked, game_id):
-    """The fewest and most players of the game, each played to the end by its seats,
-    with every view, legal-action list and event list along the way."""
+    """The fewest and most players of the game, and the most with options
+    away from their defaults, each played to the end by its seats, with every
+    view, legal-action list and event list along the way."""
     game = GAMES[game_id]
-    for players in sorted({game.min_players, game.max_players}):
-        match, tokens = new_rest_match(checked, game_id, players, seed=f"openapi-{players}")
+    for players, options in [(game.min_players, None), (game.max_players, None),
+                             (game.max_players, _VARIANTS[game_id])]:
+        match, tokens = new_rest_match(checked, game_id, players, options, seed=f"openapi-{players}")
         match_id = match["matchId"]
         chooser = random.Random(players)
         play_rest_to_end(checked, match_id, tokens, chooser)
