@@ -113,22 +113,30 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                 if field.is_repeated:
                     schema = {"type": "array", "items": schema}
             notes = [_COMMENTS.get(field.full_name, "")]
-            if field.containing_oneof is not None and not field.containing_oneof.name.startswith("_"):
-                choices = ", ".join(f"`{f.json_name}`" for f in field.containing_oneof.fields)
-                notes.append(f"At most one of {choices} is set.")
-            elif field.has_presence and field.message_type is None:
+            if field.has_presence and field.message_type is None and not _in_oneof(field):
                 notes.append(_OPTIONAL)
             if any(notes):
                 schema = {**schema, "description": " ".join(note for note in notes if note)}
             properties[field.json_name] = schema
         out[name] = {"type": "object", "properties": properties}
-        if desc.full_name in _COMMENTS:
-            out[name]["description"] = _COMMENTS[desc.full_name]
+        notes = [_COMMENTS.get(desc.full_name, "")]
+        for oneof in desc.oneofs:  # (said once here, not on each of its fields)
+            if not oneof.name.startswith("_"):
+                notes.append("At most one of " + ", ".join(f"`{f.json_name}`" for f in oneof.fields)
+                             + " is set.")
+        if any(notes):
+            out[name]["description"] = " ".join(note for note in notes if note)
         required = [field.json_name for field in desc.fields
                     if not field.has_presence or field.full_name in _ALWAYS_SENT]
         if required:
             out[name]["required"] = required
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _in_oneof(field: FieldDescriptor) -> bool:
+    """Whether `field` is one choice of a oneof (not proto3's `optional`,
+    which is a oneof of its own named `_<field>`)."""
+    return field.containing_oneof is not None and not field.containing_oneof.name.startswith("_")
 
 
 def _reachable(*roots: Descriptor) -> dict[str, Descriptor]:
@@ -163,7 +171,7 @@ def _as_request(schema: dict[str, Any], desc: Descriptor, options: bool) -> None
         schema.pop("required", None)
     schema["propertyNames"] = _names(desc)
     oneofs = {field.containing_oneof for field in desc.fields}
-    if len(oneofs) == 1 and None not in oneofs and not next(iter(oneofs)).name.startswith("_"):
+    if len(oneofs) == 1 and all(_in_oneof(field) for field in desc.fields):
         schema["minProperties"] = schema["maxProperties"] = 1
 
 

@@ -137,7 +137,8 @@ def test_schemas_carry_the_proto_comments():
     """Messages and fields are described with their comments in proto/ (via
     comments.json, which proto/generate.py writes and --check keeps current)."""
     schemas = document()["components"]["schemas"]
-    assert schemas["Match"]["description"] == "A match as one caller sees it."
+    assert schemas["Match"]["description"] == ("A match as one caller sees it. At most one of "
+                                               "`whatTheHeck`, `hiFu`, `heulDoch`, `whatever`, `heck` is set.")
     assert schemas["Match"]["properties"]["version"]["description"] == \
         "0 at creation, +1 with every change of state."
     assert schemas["WhateverAction_Bid"]["properties"]["amount"]["description"] == \
