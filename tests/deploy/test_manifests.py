@@ -266,10 +266,12 @@ def test_service_probes_use_grpc_health_and_liveness_ignores_redis(target):
 
 
 @every_target
-def test_gateway_probes_use_healthz_and_readyz(target):
+def test_gateway_probes_use_healthz(target):
+    """Readiness too: a gateway answers with the API's JSON whatever is down
+    behind it, so a Redis outage must not take every gateway out at once."""
     container = parlor_container(target, GATEWAY)
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
-    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["readinessProbe"]["httpGet"]["path"] == "/healthz"
     if "startupProbe" in container:
         assert container["startupProbe"]["httpGet"]["path"] == "/healthz"
     assert settings(target, container)["PROMETHEUS_MULTIPROC_DIR"].startswith("/tmp/")
@@ -346,6 +348,14 @@ def test_every_server_has_an_hpa_and_a_pdb(target):
             assert pdb["minAvailable"] < hpa["spec"]["minReplicas"]
         else:
             assert pdb["maxUnavailable"] not in (0, "0%")
+        # Nor may pods that are not ready (all of them, while Redis is down) hold one up.
+        assert pdb["unhealthyPodEvictionPolicy"] == "AlwaysAllow"
+
+        # One node lost is never every replica: spread over nodes, strictly.
+        spread = deployments[name]["spec"]["template"]["spec"]["topologySpreadConstraints"]
+        by_node = [c for c in spread if c["topologyKey"] == "kubernetes.io/hostname"]
+        assert by_node and by_node[0]["whenUnsatisfiable"] == "DoNotSchedule"
+        assert by_node[0]["matchLabelKeys"] == ["pod-template-hash"]
 
 
 @every_target
