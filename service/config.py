@@ -229,6 +229,7 @@ class Settings:
     allow_fixed_seed: bool = False
     finished_ttl: int = 86_400
     abandoned_ttl: int = 604_800
+    waiting_ttl: int = 86_400
     max_body_bytes: int = 65_536
     rpc_timeout: float = 5.0
     gateway_workers: int = 2
@@ -276,6 +277,7 @@ class Settings:
                               minimum=1, maximum=3650 * DAY),
             abandoned_ttl=_int("PARLOR_ABANDONED_TTL_SECONDS", d.abandoned_ttl,
                                minimum=1, maximum=3650 * DAY),
+            waiting_ttl=_int("PARLOR_WAITING_TTL_SECONDS", d.waiting_ttl, minimum=1, maximum=3650 * DAY),
             max_body_bytes=_int("PARLOR_MAX_BODY_BYTES", d.max_body_bytes, minimum=MIN_BODY_BYTES,
                                 maximum=MAX_BODY_BYTES),
             rpc_timeout=_int("PARLOR_RPC_TIMEOUT_MS", round(d.rpc_timeout * 1000),

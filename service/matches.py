@@ -123,7 +123,7 @@ class Matches:
             names=[None] * request.players, token_hashes=[None] * request.players,
             rng=rng.counter, last_event=0, state=state)
         while not await self.store.create(record.match_id, data := record.encode(),
-                                          self.settings.abandoned_ttl):
+                                          self.settings.waiting_ttl):
             record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
         metrics.match(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
@@ -523,7 +523,9 @@ class Matches:
                                    {s: msg.SerializeToString() for s, msg in private.items()}))
             seen.append(private.get(seat, public) if seat is not None else public)
         record.last_event = number
-        ttl = self.settings.finished_ttl if record.finished else self.settings.abandoned_ttl
+        ttl = (self.settings.finished_ttl if record.finished
+               else self.settings.waiting_ttl if record.status == pb.WAITING
+               else self.settings.abandoned_ttl)
         data = record.encode()
         await self.store.commit(record.match_id, version, data, ttl, stored, action, idempotency)
         return seen, data
