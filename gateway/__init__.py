@@ -60,6 +60,10 @@ def create_app(settings: Settings | None = None) -> Flask:
             del response.headers["Content-Type"]
         ctx = g._get_current_object()
         response.headers["X-Request-Id"] = ctx.get("request_id", "")
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if request.path.startswith("/v1/matches") and "Cache-Control" not in response.headers:
+            # Seats' views, tokens and events: for the caller alone, and stale at once.
+            response.headers["Cache-Control"] = "no-store"
         rule, method = request.url_rule, request.method
         route = rule.rule if rule else "unmatched"
         seconds = time.perf_counter() - ctx.get("started", time.perf_counter())

@@ -125,3 +125,15 @@ def test_choose_a_seat_and_taken_seat_conflicts(rest):
     taken = rest.post(path, {"name": "Dee", "seat": 2})
     assert taken.status == 409 and taken.error == "SEAT_TAKEN"
     assert rest.post(path, {"name": "Ed"}).body["seat"] == 0
+
+
+def test_match_replies_are_not_stored_by_caches(rest):
+    """A seat's view (its hand), a token, events: no cache may keep them."""
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    path = f"/v1/matches/{match['matchId']}"
+    for reply in (rest.get(path, token=tokens[0]), rest.get(f"{path}/legal-actions", token=tokens[0]),
+                  rest.get(f"{path}/events?after=0", token=tokens[0]), rest.get(path),
+                  rest.post(f"{path}/seats", {"name": "late"})):  # (an error too: 409)
+        assert reply.headers["cache-control"] == "no-store", reply.status
+        assert reply.headers["x-content-type-options"] == "nosniff"
+    assert "cache-control" not in rest.get("/v1/games").headers  # (the same for everybody)
