@@ -233,7 +233,9 @@ def document() -> dict[str, Any]:
         "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64,
                                 "description": "Shown to the table: printable characters (no "
                                                "control or format characters, no line breaks), "
-                                               "not all spaces; spaces at either end are dropped."},
+                                               "at least one of them visible (not all spaces, "
+                                               "fillers or combining marks); spaces at either "
+                                               "end are dropped."},
                        "seat": {"type": "integer", "format": "int32",
                                 "description": "The seat to take; the lowest open seat if omitted."},
                        "idempotencyKey": {**join_key, "description": body_key}},

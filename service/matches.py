@@ -24,6 +24,7 @@ import re
 import secrets
 import struct
 import time
+import unicodedata
 from typing import Any, AsyncIterator, Awaitable, Iterator
 
 import orjson
@@ -56,6 +57,18 @@ _JOIN_KEY = re.compile(r"[\x21-\x7e]{16,128}")
 
 def new_match_id() -> str:
     return base64.b32encode(secrets.token_bytes(15)).decode().lower()
+
+
+# Letters and symbols that print as nothing (Hangul fillers, the blank Braille
+# pattern, Khmer's inherent vowels, Mongolian's vowel separator).
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+
+
+def _shows(name: str) -> bool:
+    """Whether `name` has a character other players see: a letter, digit,
+    punctuation mark or symbol that is not blank (a name of combining marks
+    alone, or of fillers, would show as an empty seat)."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in name)
 
 
 def token_hash(token: str) -> str:
@@ -134,8 +147,9 @@ class Matches:
 
     async def join(self, request: pb.JoinMatchRequest) -> pb.JoinMatchResponse:
         name = request.name.strip()
-        if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable():
-            raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters.")
+        if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable() or not _shows(name):
+            raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters, "
+                                              "at least one of them visible.")
         asked = request.seat if request.HasField("seat") else None
         key = request.idempotency_key
         if key and not _JOIN_KEY.fullmatch(key):

@@ -184,6 +184,9 @@ def test_bad_creates_and_joins(rest, db):
         ({"name": "   "}, (400, "INVALID_NAME")),
         ({"name": "x" * 65}, (400, "INVALID_NAME")),
         ({"name": "bell\x07"}, (400, "INVALID_NAME")),
+        ({"name": "\u3164\u3164"}, (400, "INVALID_NAME")),  # Hangul fillers: a blank seat
+        ({"name": "\u2800"}, (400, "INVALID_NAME")),  # the blank Braille pattern
+        ({"name": "\u0301\u0302"}, (400, "INVALID_NAME")),  # combining marks alone
         ({"name": 5}, (400, "INVALID_ARGUMENT")),
         ({"name": "ok", "seat": 2}, (400, "INVALID_SEAT")),
         ({"name": "ok", "seat": -1}, (400, "INVALID_SEAT")),
