@@ -59,7 +59,7 @@ def test_servers_run_the_one_image_with_the_right_command(services):
     assert services["service"]["environment"]["REDIS_URL"].startswith("redis://redis:6379")
     assert "REDIS_URL" not in services["gateway"]["environment"]
     assert services["gateway"]["environment"]["PARLOR_SERVICE_TARGET"] == "dns:///service:50051"
-    assert "8080:8080" in services["gateway"]["ports"]
+    assert "127.0.0.1:8080:8080" in services["gateway"]["ports"]  # (not the whole LAN)
 
 
 def test_servers_run_hardened(services):

@@ -307,6 +307,10 @@ def test_grpc_calls_are_balanced_over_every_replica(target):
     headless = one(target, "Service", "parlor-service-headless")
     assert headless["spec"]["clusterIP"] == "None"
     assert [p["port"] for p in headless["spec"]["ports"]] == [GRPC_PORT]
+    for service in objects(target, "Service"):  # gRPC ports say so, for routes and meshes
+        for port in service["spec"]["ports"]:
+            if port.get("name") == "grpc":
+                assert port["appProtocol"] == "kubernetes.io/h2c", service["metadata"]["name"]
     regular = one(target, "Service", SERVICE)
     assert regular["spec"].get("clusterIP") != "None"
     assert regular["spec"].get("type", "ClusterIP") == "ClusterIP"
