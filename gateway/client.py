@@ -21,6 +21,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from parlor.v1 import parlor_pb2, parlor_pb2_grpc
 from service.config import CLIENT_CHANNEL_OPTIONS
 
+from .errors import every_replica_unhealthy
+
 # Client-side round robin over every address the target resolves to (a headless
 # Service in Kubernetes gives one per replica). Only gRPC's transparent retries
 # apply (a call that never reached a server); an action is never re-sent blindly.
@@ -82,15 +84,16 @@ class ServiceClient:
         return getattr(self._stub, method)(request, timeout=self.stream_seconds + self.timeout,
                                            metadata=metadata)
 
-    def unready(self, service: str) -> str | None:
+    def why_not_ready(self, service: str) -> str | None:
         """None when the service reports SERVING for `service` (Redis
-        reachable); else why not: SERVICE_UNAVAILABLE when the service does not
-        answer, STORE_UNAVAILABLE when it answers that it is not serving (it
-        cannot reach Redis, or it is draining)."""
+        reachable); else the error code that says why not: STORE_UNAVAILABLE
+        when it answers that it is not serving (it cannot reach Redis, or it is
+        draining), or, with health checking on, gRPC finds every replica so;
+        SERVICE_UNAVAILABLE when it does not answer."""
         self._ensure()
         try:
             reply = self._health.Check(health_pb2.HealthCheckRequest(service=service),
                                        timeout=min(self.timeout, 2.0))
-        except grpc.RpcError:
-            return "SERVICE_UNAVAILABLE"
+        except grpc.RpcError as err:
+            return "STORE_UNAVAILABLE" if every_replica_unhealthy(err) else "SERVICE_UNAVAILABLE"
         return None if reply.status == health_pb2.HealthCheckResponse.SERVING else "STORE_UNAVAILABLE"

@@ -89,13 +89,19 @@ def error_response(status: int, code: str, message: str, details: dict | None = 
     return json_response({"error": {"code": code, "message": message, "details": details or {}}}, status)
 
 
+def every_replica_unhealthy(err: grpc.RpcError) -> bool:
+    """Whether gRPC refused a call because, with health checking on, every
+    replica reports NOT_SERVING (it says so in the details)."""
+    return err.code() == C.UNAVAILABLE and _UNHEALTHY in (err.details() or "")
+
+
 def from_rpc_error(err: grpc.RpcError):
     code = err.code()
     info = error_info(err)
     if info is not None:
         return error_response(HTTP_STATUS.get(code, 500), info.reason, err.details(), dict(info.metadata))
     name, message = _TRANSPORT.get(code, ("INTERNAL", "Something went wrong on our side."))
-    if code == C.UNAVAILABLE and _UNHEALTHY in (err.details() or ""):
+    if every_replica_unhealthy(err):
         # Health checking on, and every replica reports NOT_SERVING: nearly
         # always because none reaches Redis (else they are all draining).
         name, message = "STORE_UNAVAILABLE", ("No game service replica can reach the match store right "

@@ -509,7 +509,7 @@ def _write_json_error(sock, status: int, _reason: str, _message: str) -> None:
 
     status_line, body = protocol_error(status)
     head = (f"HTTP/1.1 {status_line}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n")
+            f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin1") + body)
 
 

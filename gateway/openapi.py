@@ -76,8 +76,9 @@ _ALWAYS_SENT = frozenset({
     "parlor.v1.HiFuEvent.CardPlayed.card", "parlor.v1.HeulDochEvent.CardPlayed.card",
 })
 
-# String fields of requests that take one of a few words (the games' own; a
-# test keeps these to the engines'): their schemas list them as an enum.
+# String fields that take one of a few words (the games' own; a test keeps
+# these to the engines'): their schemas list them as an enum, in requests and
+# replies alike.
 STRING_VALUES = {
     "parlor.v1.HiFuOptions.board": ("front", "back"),
     "parlor.v1.HiFuCard.colour": ("red", "yellow", "green", "blue"),
@@ -153,8 +154,9 @@ def _reachable(*roots: Descriptor) -> dict[str, Descriptor]:
 
 def _names(desc: Descriptor) -> dict[str, Any]:
     """A schema's `propertyNames`: the names a request may give `desc`'s fields
-    (the JSON names, and the proto names, which the server also takes; not
-    `match_id`, which a body leaves to the path); any other is refused (400)."""
+    (the JSON names, and the proto names, which the server also takes); any
+    other is refused (400). Not `match_id`: a body leaves the match to the
+    path (the server takes one only if it names the path's match)."""
     fields = [field for field in desc.fields if field.name != "match_id"]
     return {"enum": sorted({field.json_name for field in fields} | {field.name for field in fields})}
 
@@ -234,8 +236,8 @@ def document() -> dict[str, Any]:
                                 "description": "Shown to the table: printable characters (no "
                                                "control or format characters, no line breaks), "
                                                "at least one of them visible (not all spaces, "
-                                               "fillers or combining marks); spaces at either "
-                                               "end are dropped."},
+                                               "fillers or combining marks); whitespace at "
+                                               "either end is dropped."},
                        "seat": {"type": "integer", "format": "int32",
                                 "description": "The seat to take; the lowest open seat if omitted."},
                        "idempotencyKey": {**join_key, "description": body_key}},

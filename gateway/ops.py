@@ -17,18 +17,18 @@ def healthz():
     return json_response({"status": "ok"})
 
 
+_NOT_READY = {"SERVICE_UNAVAILABLE": "The game service does not answer.",
+              "STORE_UNAVAILABLE": "The game service cannot reach its Redis (or is shutting down)."}
+
+
 @bp.get("/readyz")
 def readyz():
     """Readiness: the service answers and reports Redis reachable."""
-    problem = current_app.extensions["parlor"].unready(HEALTH_SERVICE)
+    problem = current_app.extensions["parlor"].why_not_ready(HEALTH_SERVICE)
     if problem is None:
         return json_response({"status": "ready"})
     return json_response({"status": "unavailable",
-                          "error": {"code": problem, "message": _UNREADY[problem], "details": {}}}, 503)
-
-
-_UNREADY = {"SERVICE_UNAVAILABLE": "The game service does not answer.",
-            "STORE_UNAVAILABLE": "The game service cannot reach its Redis (or is shutting down)."}
+                          "error": {"code": problem, "message": _NOT_READY[problem], "details": {}}}, 503)
 
 
 @bp.get("/v1/openapi.json")

@@ -178,7 +178,7 @@ def open_stream(call, request_message: pb.WatchEventsRequest,
         return nothing
     relay = _Relay(first, replies, slots, request.environ.get("gunicorn.socket"))
     return Response(relay, mimetype=MEDIA_TYPE, direct_passthrough=True,
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 class _Relay:

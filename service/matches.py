@@ -59,9 +59,10 @@ def new_match_id() -> str:
     return base64.b32encode(secrets.token_bytes(15)).decode().lower()
 
 
-# Letters and symbols that print as nothing (Hangul fillers, the blank Braille
-# pattern, Khmer's inherent vowels, Mongolian's vowel separator).
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+# Letters and symbols that print as nothing: Hangul fillers, the blank Braille
+# pattern, the musical null notehead. (Combining marks, format characters and
+# spaces are no letter or symbol: _shows passes over them anyway.)
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 
 
 def _shows(name: str) -> bool:
@@ -135,8 +136,7 @@ class Matches:
             players=request.players, options=options, seed=seed, status=pb.WAITING,
             names=[None] * request.players, token_hashes=[None] * request.players,
             rng=rng.counter, last_event=0, state=state)
-        while not await self.store.create(record.match_id, data := record.encode(),
-                                          self.settings.waiting_ttl):
+        while not await self.store.create(record.match_id, data := record.encode(), self._waiting_ttl):
             record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
         metrics.match(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
@@ -538,11 +538,16 @@ class Matches:
             seen.append(private.get(seat, public) if seat is not None else public)
         record.last_event = number
         ttl = (self.settings.finished_ttl if record.finished
-               else self.settings.waiting_ttl if record.status == pb.WAITING
+               else self._waiting_ttl if record.status == pb.WAITING
                else self.settings.abandoned_ttl)
         data = record.encode()
         await self.store.commit(record.match_id, version, data, ttl, stored, action, idempotency)
         return seen, data
+
+    @property
+    def _waiting_ttl(self) -> int:
+        """A waiting match's TTL: never longer than an abandoned one's."""
+        return min(self.settings.waiting_ttl, self.settings.abandoned_ttl)
 
     def _view(self, record: Record, version: int, seat: int | None) -> pb.Match:
         return pb.Match(**self._view_fields(record, version, seat))

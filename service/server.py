@@ -40,9 +40,12 @@ ACTIVE_INTERVAL = 15.0  # seconds between counts of active matches (a gauge)
 
 class HealthServicer(health.aio.HealthServicer):
     """grpc's health service, but an open Watch ends when the server drains,
-    once it has told NOT_SERVING: the watchers (clients with health checking
-    on) know to go elsewhere, and an open watch no longer holds the drain for
-    its whole grace period (PARLOR_DRAIN_SECONDS)."""
+    once it has told the watcher the service is no longer SERVING (NOT_SERVING;
+    SERVICE_UNKNOWN for a name never served): the watchers (clients with
+    health checking on) know to go elsewhere, and an open watch no longer holds
+    the drain for its whole grace period (PARLOR_DRAIN_SECONDS)."""
+
+    LAST_WORD_SECONDS = 1.0  # at most this long for a watch to write its last status
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,20 +53,21 @@ class HealthServicer(health.aio.HealthServicer):
 
     async def Watch(self, request: health_pb2.HealthCheckRequest, context) -> None:
         told = _Told(context)
-        watching = asyncio.ensure_future(super().Watch(request, told))
-        draining = asyncio.ensure_future(self._draining.wait())
+        watching = asyncio.create_task(super().Watch(request, told))
+        # (an error of the watch's after the drain began, e.g. its client gone, is of no interest)
+        watching.add_done_callback(lambda task: task.cancelled() or task.exception())
+        draining = asyncio.create_task(self._draining.wait())
+        heard = asyncio.create_task(told.not_serving.wait())
         try:
             await asyncio.wait({watching, draining}, return_when=asyncio.FIRST_COMPLETED)
             if watching.done():
                 return watching.result()
             # The watch hears NOT_SERVING as the drain begins: let it write that.
-            deadline = time.monotonic() + 1.0
-            while told.last != health_pb2.HealthCheckResponse.NOT_SERVING \
-                    and time.monotonic() < deadline and not watching.done():
-                await asyncio.sleep(0.01)
+            await asyncio.wait({watching, heard}, timeout=self.LAST_WORD_SECONDS,
+                               return_when=asyncio.FIRST_COMPLETED)
         finally:
-            watching.cancel()
-            draining.cancel()
+            for task in (watching, draining, heard):
+                task.cancel()
 
     async def enter_graceful_shutdown(self) -> None:
         await super().enter_graceful_shutdown()
@@ -71,15 +75,19 @@ class HealthServicer(health.aio.HealthServicer):
 
 
 class _Told:
-    """A call's context that keeps the last status written to it."""
+    """A call's context that notes when a status other than SERVING has been
+    written to it (`not_serving` is set then; SERVING clears it)."""
 
     def __init__(self, context) -> None:
         self._context = context
-        self.last: int | None = None
+        self.not_serving = asyncio.Event()
 
     async def write(self, response: health_pb2.HealthCheckResponse) -> None:
         await self._context.write(response)
-        self.last = response.status
+        if response.status == health_pb2.HealthCheckResponse.SERVING:
+            self.not_serving.clear()
+        else:
+            self.not_serving.set()
 
     def __getattr__(self, name: str):
         return getattr(self._context, name)

@@ -214,3 +214,36 @@ def test_the_words_a_string_field_takes_are_the_engines():
     schemas = document()["components"]["schemas"]
     assert schemas["HiFuCard"]["properties"]["colour"]["enum"] == list(hi_fu.COLOURS)
     assert schemas["HeulDochAction_FaceUp"]["properties"]["pile"]["enum"] == ["own", "left", "right"]
+
+
+def test_every_name_a_request_schema_lists_is_taken():
+    """propertyNames lists JSON and proto names: the gateway's parser takes
+    each, with a value of the field's type, in the message the schema is of."""
+    from google.protobuf import message_factory
+    from google.protobuf.descriptor import FieldDescriptor
+
+    from gateway.jsonpb import parse
+    from gateway.openapi import _reachable
+    from parlor.v1 import parlor_pb2 as pb
+
+    def value(field):
+        if field.is_repeated:
+            return []
+        if field.message_type is not None:
+            return {}
+        if field.enum_type is not None:
+            return field.enum_type.values[-1].name
+        return {FieldDescriptor.TYPE_BOOL: True, FieldDescriptor.TYPE_STRING: "x"}.get(field.type, 1)
+
+    schemas = document()["components"]["schemas"]
+    options = [f.message_type for f in pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields]
+    checked = 0
+    for name, desc in _reachable(pb.Action.DESCRIPTOR, *options).items():
+        listed = set(schemas[name]["propertyNames"]["enum"])
+        for field in desc.fields:
+            assert {field.name, field.json_name} <= listed, (name, field.name)
+            for key in (field.name, field.json_name):
+                parse({key: value(field)}, message_factory.GetMessageClass(desc)())
+                checked += 1
+        assert listed == {n for f in desc.fields for n in (f.name, f.json_name)}, name
+    assert checked > 50

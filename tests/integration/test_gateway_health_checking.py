@@ -70,6 +70,7 @@ def test_a_replica_without_redis_gets_no_calls_with_health_checking(replicas):
             creates(gateway, 4)
         rest = gateway.rest()
         assert wait_for(lambda: rest.get("/readyz").status == 503)
+        assert rest.get("/readyz").body["error"]["code"] == "STORE_UNAVAILABLE"  # (not the service)
         assert rest.get("/healthz").status == 200
         rest.close()
 

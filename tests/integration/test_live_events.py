@@ -414,12 +414,13 @@ def test_health_watches_hear_not_serving_and_end_when_the_service_drains():
     with watched({"PARLOR_DRAIN_SECONDS": "20"}) as (stack, _):
         with stack.channel() as channel:
             health = health_pb2_grpc.HealthStub(channel)
-            watches = [health.Watch(health_pb2.HealthCheckRequest(service=name))
-                       for name in ("", "parlor.v1.Parlor", "liveness")]
+            names = ("", "parlor.v1.Parlor", "liveness", "no.such.Service")
+            watches = [health.Watch(health_pb2.HealthCheckRequest(service=name)) for name in names]
             heard: list[list[int]] = [[] for _ in watches]
             for watch, statuses in zip(watches, heard):
                 statuses.append(next(watch).status)
-            assert heard == [[health_pb2.HealthCheckResponse.SERVING]] * 3
+            serving, unknown = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.SERVICE_UNKNOWN
+            assert heard == [[serving]] * 3 + [[unknown]]
             threads = [threading.Thread(target=lambda w=w, h=h: h.extend(r.status for r in w), daemon=True)
                        for w, h in zip(watches, heard)]
             for thread in threads:
@@ -429,7 +430,8 @@ def test_health_watches_hear_not_serving_and_end_when_the_service_drains():
             for thread in threads:
                 thread.join(10)
                 assert not thread.is_alive(), "an open health watch held the drain"
-            assert all(statuses[-1] == health_pb2.HealthCheckResponse.NOT_SERVING for statuses in heard), heard
+            assert [statuses[-1] for statuses in heard[:3]] == [health_pb2.HealthCheckResponse.NOT_SERVING] * 3
+            assert heard[3] == [unknown], "a name never served stays unknown"
             assert stack.procs["service"].wait(15) == 0
             assert time.monotonic() - started < 8
 

@@ -137,3 +137,16 @@ def test_match_replies_are_not_stored_by_caches(rest):
         assert reply.headers["cache-control"] == "no-store", reply.status
         assert reply.headers["x-content-type-options"] == "nosniff"
     assert "cache-control" not in rest.get("/v1/games").headers  # (the same for everybody)
+
+
+def test_live_events_are_not_stored_by_caches(stack, rest):
+    from ..support import Sse
+
+    match, tokens = new_rest_match(rest, "what_the_heck", 2, seed=None)
+    stream = Sse(stack.http_port, f"/v1/matches/{match['matchId']}/events", token=tokens[0])
+    try:
+        assert stream.status == 200
+        assert stream.headers["cache-control"] == "no-store"
+        assert stream.headers["x-content-type-options"] == "nosniff"
+    finally:
+        stream.close()

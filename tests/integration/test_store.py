@@ -87,13 +87,18 @@ def test_active_matches_expire_when_abandoned_and_finished_ones_later(stack, db,
 def test_ttls_come_from_settings(stack, db):
     async def scenario():
         store = MatchStore(connect(stack.redis.url))
+        waiting = Matches(store, Settings(abandoned_ttl=120, waiting_ttl=60))
+        never_filled = await waiting.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
+        assert 50_000 < db.pttl(keys(never_filled.match_id)[0]) <= 60_000  # waiting_ttl
+        await waiting.join(pb.JoinMatchRequest(match_id=never_filled.match_id, name="Ann"))
+        assert all(50_000 < db.pttl(key) <= 60_000 for key in keys(never_filled.match_id)[:2])
+        started_id, _ = await _seated_match(waiting, 2)  # full: the abandoned TTL from here
+        assert 110_000 < db.pttl(keys(started_id)[0]) <= 120_000
         matches = Matches(store, Settings(abandoned_ttl=2, finished_ttl=30, waiting_ttl=60,
                                           allow_fixed_seed=True))
-        never_filled = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
-        assert 50_000 < db.pttl(keys(never_filled.match_id)[0]) <= 60_000  # waiting_ttl
-        await matches.join(pb.JoinMatchRequest(match_id=never_filled.match_id, name="Ann"))
-        assert all(50_000 < db.pttl(key) <= 60_000 for key in keys(never_filled.match_id)[:2])
-        abandoned_id, _ = await _seated_match(matches, 2)  # full: the abandoned TTL from here
+        short = await matches.create(pb.CreateMatchRequest(game="what_the_heck", players=2))
+        assert 0 < db.pttl(keys(short.match_id)[0]) <= 2000, "never longer than an abandoned match"
+        abandoned_id, _ = await _seated_match(matches, 2)
         assert 0 < db.pttl(keys(abandoned_id)[0]) <= 2000
         played_id, tokens = await _seated_match(matches, 2)
         numbers = itertools.count()  # (a key for each action: every record gets its TTL)
