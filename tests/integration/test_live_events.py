@@ -137,7 +137,7 @@ def test_sse_follows_play_resumes_and_stops_after_the_end(stack, rest):
     stream = Sse(stack.http_port, path, token=tokens[0])
     assert stream.status == 200
     assert stream.headers["content-type"].startswith("text/event-stream")
-    assert stream.headers["cache-control"] == "no-cache"
+    assert stream.headers["cache-control"] == "no-store"
     assert stream.next() == {"retry": 1000}
     opening = stream.events(4)
     assert opening == json_events(rest, match_id, tokens[0])
