@@ -60,9 +60,12 @@ def _schema_name(desc: Descriptor) -> str:
 _COMMENTS: dict[str, str] = json.loads(
     resources.files("parlor.v1").joinpath("comments.json").read_text(encoding="utf-8"))
 
-# The fewest and the most players any game takes (the gateway holds no game;
+# The fewest and the most players each game takes (the gateway holds no game;
 # a test keeps these to the service's registry).
-FEWEST_PLAYERS, MOST_PLAYERS = 2, 6
+PLAYERS = {"what_the_heck": (2, 5), "hi_fu": (4, 5), "heul_doch": (3, 6), "whatever": (2, 6),
+           "heck": (2, 5)}
+FEWEST_PLAYERS = min(fewest for fewest, _ in PLAYERS.values())
+MOST_PLAYERS = max(most for _, most in PLAYERS.values())
 MAX_SEED_LENGTH = 256  # (service.matches', which a test keeps this to)
 
 # Fields that hold a message and are set in every reply that carries their
@@ -219,9 +222,12 @@ def document() -> dict[str, Any]:
                      "description": "Fixes every shuffle. Only on servers run "
                      "with PARLOR_ALLOW_FIXED_SEED=1; otherwise 403 FIXED_SEED_DISABLED."},
         },
-        # (for validators: the options are the named game's)
+        # (for validators: the player count and options are the named game's)
         "allOf": [{"if": {"required": ["game"], "properties": {"game": {"const": game}}},
-                   "then": {"properties": {"options": schema}}} for game, schema in options.items()],
+                   "then": {"properties": {
+                       "options": schema,
+                       "players": {"minimum": PLAYERS[game][0], "maximum": PLAYERS[game][1]}}}}
+                  for game, schema in options.items()],
     }
     # Idempotency keys: an action's, and a join's (longer: hard to guess). The header
     # is the usual place; the body may carry the same value as `idempotencyKey`.

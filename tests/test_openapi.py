@@ -168,14 +168,13 @@ def test_every_error_code_is_listed_in_the_document_and_the_readme():
     assert set(listed) <= table, set(listed) - table
 
 
-def test_the_player_counts_span_the_games():
-    from gateway.openapi import FEWEST_PLAYERS, MOST_PLAYERS
+def test_the_player_counts_are_the_games():
+    from gateway.openapi import FEWEST_PLAYERS, MOST_PLAYERS, PLAYERS
     from service.games import GAMES
 
+    assert PLAYERS == {game.id: (game.min_players, game.max_players) for game in GAMES.values()}
     players = document()["components"]["schemas"]["CreateMatchBody"]["properties"]["players"]
-    assert (players["minimum"], players["maximum"]) == (FEWEST_PLAYERS, MOST_PLAYERS)
-    assert FEWEST_PLAYERS == min(game.min_players for game in GAMES.values())
-    assert MOST_PLAYERS == max(game.max_players for game in GAMES.values())
+    assert (players["minimum"], players["maximum"]) == (FEWEST_PLAYERS, MOST_PLAYERS) == (2, 6)
 
 
 def test_the_seed_length_is_the_services():
@@ -197,6 +196,8 @@ def test_a_validator_holds_a_create_to_its_games_options():
     assert not validator.is_valid({"game": "heck", "players": 2, "options": {"hiddenWinnings": True}})
     assert not validator.is_valid({"game": "heck", "players": 2, "seed": ""})
     assert not validator.is_valid({"game": "heck", "players": 2, "extra": 1})
+    assert not validator.is_valid({"game": "hi_fu", "players": 3})  # (Hi-Fu takes 4-5)
+    assert validator.is_valid({"game": "heul_doch", "players": 6})
 
 
 def test_the_words_a_string_field_takes_are_the_engines():
