@@ -98,7 +98,8 @@ _OPTIONAL = ("Optional: left out when it has no value (it does not apply, or is 
 def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
     """Adds `desc` (and every message it refers to) to `out`; returns a $ref.
     A schema lists as `required` the fields without presence (plain scalars,
-    lists, maps): replies always carry those, zero values included."""
+    lists, maps), which replies always carry, zero values included, and the
+    message fields of _ALWAYS_SENT."""
     if desc.full_name in _WELL_KNOWN:
         return _WELL_KNOWN[desc.full_name]
     name = _schema_name(desc)
@@ -116,20 +117,15 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                     schema["enum"] = list(STRING_VALUES[field.full_name])
                 if field.is_repeated:
                     schema = {"type": "array", "items": schema}
-            notes = [_COMMENTS.get(field.full_name, "")]
-            if field.has_presence and field.message_type is None and not _in_oneof(field):
-                notes.append(_OPTIONAL)
-            if any(notes):
-                schema = {**schema, "description": " ".join(note for note in notes if note)}
+            optional = field.has_presence and field.message_type is None and not _in_oneof(field)
+            if description := _description(_COMMENTS.get(field.full_name), optional and _OPTIONAL):
+                schema = {**schema, "description": description}
             properties[field.json_name] = schema
         out[name] = {"type": "object", "properties": properties}
-        notes = [_COMMENTS.get(desc.full_name, "")]
-        for oneof in desc.oneofs:  # (said once here, not on each of its fields)
-            if not oneof.name.startswith("_"):
-                notes.append("At most one of " + ", ".join(f"`{f.json_name}`" for f in oneof.fields)
-                             + " is set.")
-        if any(notes):
-            out[name]["description"] = " ".join(note for note in notes if note)
+        choices = ["At most one of " + ", ".join(f"`{f.json_name}`" for f in oneof.fields) + " is set."
+                   for oneof in desc.oneofs if _real(oneof)]  # (said once here, not on each field)
+        if description := _description(_COMMENTS.get(desc.full_name), *choices):
+            out[name]["description"] = description
         required = [field.json_name for field in desc.fields
                     if not field.has_presence or field.full_name in _ALWAYS_SENT]
         if required:
@@ -137,10 +133,20 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _description(*notes: str | None | bool) -> str:
+    """The notes that say something, as one description ("" for none)."""
+    return " ".join(note for note in notes if note)
+
+
+def _real(oneof) -> bool:
+    """Whether `oneof` is a choice between fields, not proto3's `optional`
+    (a oneof of its own, named `_<field>`, around one field)."""
+    return not oneof.name.startswith("_")
+
+
 def _in_oneof(field: FieldDescriptor) -> bool:
-    """Whether `field` is one choice of a oneof (not proto3's `optional`,
-    which is a oneof of its own named `_<field>`)."""
-    return field.containing_oneof is not None and not field.containing_oneof.name.startswith("_")
+    """Whether `field` is one choice of a (real) oneof."""
+    return field.containing_oneof is not None and _real(field.containing_oneof)
 
 
 def _reachable(*roots: Descriptor) -> dict[str, Descriptor]:

@@ -57,16 +57,17 @@ class HealthServicer(health.aio.HealthServicer):
         # (an error of the watch's after the drain began, e.g. its client gone, is of no interest)
         watching.add_done_callback(lambda task: task.cancelled() or task.exception())
         draining = asyncio.create_task(self._draining.wait())
-        heard = asyncio.create_task(told.not_serving.wait())
+        tasks = [watching, draining]
         try:
-            await asyncio.wait({watching, draining}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             if watching.done():
                 return watching.result()
             # The watch hears NOT_SERVING as the drain begins: let it write that.
+            tasks.append(heard := asyncio.create_task(told.not_serving.wait()))
             await asyncio.wait({watching, heard}, timeout=self.LAST_WORD_SECONDS,
                                return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (watching, draining, heard):
+            for task in tasks:
                 task.cancel()
 
     async def enter_graceful_shutdown(self) -> None:
