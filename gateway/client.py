@@ -43,6 +43,7 @@ class ServiceClient:
     def __init__(self, target: str, timeout: float, max_message_bytes: int,
                  stream_seconds: float = 0, health_checking: bool = False) -> None:
         self.target = target
+        self._health_checking = health_checking
         self._service_config = service_config(health_checking)
         self.timeout = timeout
         self.stream_seconds = stream_seconds
@@ -52,6 +53,17 @@ class ServiceClient:
         self._channel = None
         self._stub = None
         self._health = None
+        self._unchecked = None  # (pid, stub): a channel without health checking, made when needed
+
+    def _new_channel(self, service_config: str) -> grpc.Channel:
+        return grpc.insecure_channel(self.target, options=[
+            ("grpc.service_config", service_config),
+            ("grpc.enable_retries", 1),
+            ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+            ("grpc.max_send_message_length", self._max_message_bytes * 2),
+            ("grpc.keepalive_time_ms", 30_000),
+            *CLIENT_CHANNEL_OPTIONS,
+        ])
 
     def _ensure(self) -> None:
         if self._pid == os.getpid():
@@ -59,14 +71,7 @@ class ServiceClient:
         with self._lock:
             if self._pid == os.getpid():
                 return
-            self._channel = grpc.insecure_channel(self.target, options=[
-                ("grpc.service_config", self._service_config),
-                ("grpc.enable_retries", 1),
-                ("grpc.max_receive_message_length", 16 * 1024 * 1024),
-                ("grpc.max_send_message_length", self._max_message_bytes * 2),
-                ("grpc.keepalive_time_ms", 30_000),
-                *CLIENT_CHANNEL_OPTIONS,
-            ])
+            self._channel = self._new_channel(self._service_config)
             self._stub = parlor_pb2_grpc.ParlorStub(self._channel)
             self._health = health_pb2_grpc.HealthStub(self._channel)
             self._pid = os.getpid()
@@ -75,6 +80,23 @@ class ServiceClient:
         """Calls one Parlor RPC; raises grpc.RpcError."""
         self._ensure()
         return getattr(self._stub, method)(request, timeout=self.timeout, metadata=metadata)
+
+    def call_any_replica(self, method: str, request, metadata: list[tuple[str, str]]):
+        """Calls an RPC that needs no Redis (ListGames). With health checking on,
+        gRPC sends no call at all while every replica reports NOT_SERVING (none
+        reaches Redis); such a call is then sent again, once, on a channel of its
+        own without health checking, made the first time it is needed."""
+        try:
+            return self.call(method, request, metadata)
+        except grpc.RpcError as err:
+            if not (self._health_checking and every_replica_unhealthy(err)):
+                raise
+        with self._lock:
+            if self._unchecked is None or self._unchecked[0] != os.getpid():
+                self._unchecked = (os.getpid(), parlor_pb2_grpc.ParlorStub(
+                    self._new_channel(service_config(False))))
+            stub = self._unchecked[1]
+        return getattr(stub, method)(request, timeout=self.timeout, metadata=metadata)
 
     def stream(self, method: str, request, metadata: list[tuple[str, str]]):
         """Starts one server-streaming Parlor RPC; returns its reply iterator

@@ -2,8 +2,9 @@
 which loses its Redis. With health checking the gateway sends that replica
 nothing as soon as it reports NOT_SERVING; without it, the replica keeps its
 share of calls (503 STORE_UNAVAILABLE) until its connections age out. When no
-replica is SERVING, calls are 503 STORE_UNAVAILABLE either way, and the gateway
-serves again once a replica does."""
+replica is SERVING, calls are 503 STORE_UNAVAILABLE either way (but the games,
+which need no Redis, are still listed), and the gateway serves again once a
+replica does."""
 
 from __future__ import annotations
 
@@ -73,6 +74,11 @@ def test_a_replica_without_redis_gets_no_calls_with_health_checking(replicas):
         assert rest.get("/readyz").body["error"]["code"] == "STORE_UNAVAILABLE"  # (not the service)
         assert rest.get("/healthz").status == 200
         rest.close()
+        for _ in range(4):  # (new connections, so both workers answer) listing games needs no Redis
+            rest = gateway.rest()
+            listed = rest.get("/v1/games")
+            assert listed.status == 200 and len(listed.body["games"]) == 5, listed.body
+            rest.close()
 
     a.redis.start()  # the same port: replica A reconnects and turns SERVING again
     assert wait_for(lambda: health(a) == SERVING)
