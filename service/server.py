@@ -270,9 +270,10 @@ def connection_age_grace(settings: Settings) -> int:
 
 
 async def create_server(settings: Settings, store: MatchStore, address: str | None = None,
-                        ) -> tuple[grpc.aio.Server, int, RedisHealth, Matches]:
+                        ) -> tuple[grpc.aio.Server, int, RedisHealth, ParlorServicer]:
     """Builds and starts the server; returns it, its bound port, the health
-    keeper (stop it before stopping the server) and the Matches it serves."""
+    keeper (stop it before stopping the server) and the servicer (its
+    `matches`, its calls in flight)."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", settings.max_body_bytes + MESSAGE_HEADROOM),
@@ -287,8 +288,8 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
             # a taken port would silently share its calls. Fail instead.
             ("grpc.so_reuseport", 0),
         ])
-    matches = Matches(store, settings)
-    add_to_server(ParlorServicer(matches, metrics.observe_rpc), server)
+    servicer = ParlorServicer(Matches(store, settings), metrics.observe_rpc)
+    add_to_server(servicer, server)
     health_servicer = HealthServicer()
     await health_servicer.set(LIVENESS, health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -303,7 +304,24 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
     keeper = RedisHealth(store, health_servicer, settings.abandoned_ttl)
     await keeper.start()
     await server.start()
-    return server, port, keeper, matches
+    return server, port, keeper, servicer
+
+
+async def drain(server: grpc.aio.Server, servicer: ParlorServicer, grace: float) -> None:
+    """Stops `server`: no new calls; the calls in flight may finish within
+    `grace` seconds. gRPC may hold a call that arrived as the server began
+    stopping without ever handing it to a handler (seen on a busy machine):
+    the stop then waited until that call's client gave up at its deadline, or
+    for the whole grace, while the client waited. So once no handler has had
+    a call for a moment, the calls left are cancelled: none of them ran."""
+    stopping = asyncio.ensure_future(server.stop(grace))
+    idle_checks = 0
+    while not stopping.done():
+        await asyncio.wait((stopping,), timeout=0.1)
+        idle_checks = idle_checks + 1 if servicer.in_flight == 0 else 0
+        if idle_checks >= 2 and not stopping.done():
+            await server.stop(None)  # (the shortest grace given wins)
+    await stopping
 
 
 async def serve(settings: Settings) -> None:
@@ -316,7 +334,7 @@ async def serve(settings: Settings) -> None:
     except OSError as exc:
         raise cannot_listen(settings.host, settings.metrics_port, "PARLOR_METRICS_PORT", exc,
                             "serve metrics on") from None
-    server, port, keeper, matches = await create_server(settings, store)
+    server, port, keeper, servicer = await create_server(settings, store)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
                                                 "redis": redacted_url(settings.redis_url)})
     stopping = asyncio.Event()
@@ -326,9 +344,9 @@ async def serve(settings: Settings) -> None:
             "signal": sig.name, "grace_seconds": settings.drain_seconds}), stopping.set()))
     await stopping.wait()
     keeper.stop()
-    matches.draining.set()  # open event streams end now; clients resume with `after`
+    servicer.matches.draining.set()  # open event streams end now; clients resume with `after`
     await keeper.servicer.enter_graceful_shutdown()
-    await server.stop(settings.drain_seconds)  # refuses new calls, lets in-flight ones finish
+    await drain(server, servicer, settings.drain_seconds)  # refuses new calls, lets in-flight ones finish
     await store.redis.aclose()
     await store.notices.close()
     log.info("parlor service stopped")

@@ -154,6 +154,7 @@ class _Call:
         self._token = logs.request_id.set(logs.request_id_from(incoming))
         self.code = "OK"
         self.started = time.perf_counter()
+        servicer.in_flight += 1
 
     async def fail(self, exc: Exception) -> None:
         """Ends the call with `exc` as a rich status (raises AbortError)."""
@@ -174,6 +175,7 @@ class _Call:
         self.code = "DEADLINE_EXCEEDED" if left is not None and left <= DEADLINE_SLACK else "CANCELLED"
 
     def finish(self) -> None:
+        self.servicer.in_flight -= 1
         elapsed = time.perf_counter() - self.started
         if log.isEnabledFor(logging.INFO):
             log.info("rpc", extra={"rpc": self.name, "code": self.code, "ms": round(elapsed * 1000, 2)})
@@ -189,6 +191,7 @@ class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
     def __init__(self, matches: Matches, observe: Observe | None = None) -> None:
         self.matches = matches
         self.observe = observe
+        self.in_flight = 0  # calls a handler has begun and not yet finished (streams included)
 
     @rpc
     async def ListGames(self, request, metadata):
