@@ -32,8 +32,26 @@ OPTION_FIELDS = frozenset(field.name for field in
                           pb.CreateMatchRequest.DESCRIPTOR.oneofs_by_name["options"].fields)
 
 
-def body_object() -> dict[str, Any]:
-    """The request body as a JSON object (413 past the size limit)."""
+def body_object(raw: bytes | None = None) -> dict[str, Any]:
+    """The request body (`raw`, if read_body() has read it) as a JSON object
+    (413 past the size limit)."""
+    if raw is None:
+        raw = read_body()
+    try:
+        data = orjson.loads(raw) if raw.strip() else None
+    except orjson.JSONDecodeError as exc:
+        if str(exc).startswith("str is not valid UTF-8"):  # orjson's words for any bytes that are not UTF-8
+            raise ApiError(400, "INVALID_JSON", "The body is not valid JSON: it is not UTF-8 text "
+                           "(JSON is sent as UTF-8, not compressed).") from None
+        raise ApiError(400, "INVALID_JSON", f"The body is not valid JSON: {exc}.") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "INVALID_JSON", "The body must be a JSON object.")
+    return data
+
+
+def read_body() -> bytes:
+    """The request body's bytes; 413 past the size limit, 400 when it cannot
+    be read."""
     try:
         raw = request.get_data(cache=False)
         DEADLINES.disarm(request.environ.get("gunicorn.socket"))  # the request is in
@@ -52,16 +70,7 @@ def body_object() -> dict[str, Any]:
         # the server could not read it: bad chunked encoding, cut short
         raise ApiError(400, "INVALID_HTTP", "The request body could not be read "
                        "(malformed chunked encoding, or shorter than announced).") from None
-    try:
-        data = orjson.loads(raw) if raw.strip() else None
-    except orjson.JSONDecodeError as exc:
-        if str(exc).startswith("str is not valid UTF-8"):  # orjson's words for any bytes that are not UTF-8
-            raise ApiError(400, "INVALID_JSON", "The body is not valid JSON: it is not UTF-8 text "
-                           "(JSON is sent as UTF-8, not compressed).") from None
-        raise ApiError(400, "INVALID_JSON", f"The body is not valid JSON: {exc}.") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "INVALID_JSON", "The body must be a JSON object.")
-    return data
+    return raw
 
 
 def _shorter_than_announced(read: int) -> bool:

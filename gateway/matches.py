@@ -11,7 +11,7 @@ from service.errors import bearer, clip
 
 from . import streams
 from .errors import ApiError, json_response
-from .jsonpb import OPTION_FIELDS, body_object, parse, render
+from .jsonpb import OPTION_FIELDS, body_object, parse, read_body, render
 
 bp = Blueprint("matches", __name__, url_prefix="/v1")
 
@@ -113,11 +113,12 @@ def legal_actions(match_id: str):
 
 @bp.post("/matches/<match_id>/actions")
 def submit_action(match_id: str):
+    raw = read_body()  # a body over the limit is 413, whoever sends it
     auth = _auth()
     if auth is None:  # who asks comes before what they ask
         raise ApiError(401, "TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
     bearer(auth)  # a malformed one is INVALID_TOKEN, as the service answers on every route
-    body = body_object()
+    body = body_object(raw)
     if "action" not in body:
         raise ApiError(400, "INVALID_ACTION", "The body needs an `action`.")
     req = _for_match(parse(body, pb.SubmitActionRequest()), match_id)

@@ -61,6 +61,8 @@ def test_bad_requests_on_an_active_match_change_nothing(rest, db, active):
         (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, tokens[1], {"Idempotency-Key": "x" * 129}), (400, "INVALID_IDEMPOTENCY_KEY")),
         (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}}, tokens[1], {"Idempotency-Key": "has space"}), (400, "INVALID_IDEMPOTENCY_KEY")),
         (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "pad": "x" * 70_000}, tokens[1], None), (413, "BODY_TOO_LARGE")),
+        (("POST", act, {"action": {"whatTheHeck": {"bid": 7}}, "pad": "x" * 70_000}, None, None), (413, "BODY_TOO_LARGE")),
+        (("POST", act, b"{" * 70_000, None, None), (413, "BODY_TOO_LARGE")),
         (("POST", f"{path}/seats", {"name": "late"}, None, None), (409, "MATCH_FULL")),
         (("POST", f"{path}/seats", b"{", None, None), (400, "INVALID_JSON")),
         (("GET", f"{path}/legal-actions", None, None, None), (401, "TOKEN_REQUIRED")),
