@@ -44,7 +44,6 @@ class ServiceClient:
                  stream_seconds: float = 0, health_checking: bool = False) -> None:
         self.target = target
         self._health_checking = health_checking
-        self._service_config = service_config(health_checking)
         self.timeout = timeout
         self.stream_seconds = stream_seconds
         self._max_message_bytes = max_message_bytes
@@ -53,7 +52,7 @@ class ServiceClient:
         self._channel = None
         self._stub = None
         self._health = None
-        self._unchecked = None  # (pid, stub): a channel without health checking, made when needed
+        self._unchecked = None  # a stub on a channel without health checking, made when needed
 
     def _new_channel(self, service_config: str) -> grpc.Channel:
         return grpc.insecure_channel(self.target, options=[
@@ -71,9 +70,10 @@ class ServiceClient:
         with self._lock:
             if self._pid == os.getpid():
                 return
-            self._channel = self._new_channel(self._service_config)
+            self._channel = self._new_channel(service_config(self._health_checking))
             self._stub = parlor_pb2_grpc.ParlorStub(self._channel)
             self._health = health_pb2_grpc.HealthStub(self._channel)
+            self._unchecked = None
             self._pid = os.getpid()
 
     def call(self, method: str, request, metadata: list[tuple[str, str]]):
@@ -92,11 +92,9 @@ class ServiceClient:
             if not (self._health_checking and every_replica_unhealthy(err)):
                 raise
         with self._lock:
-            if self._unchecked is None or self._unchecked[0] != os.getpid():
-                self._unchecked = (os.getpid(), parlor_pb2_grpc.ParlorStub(
-                    self._new_channel(service_config(False))))
-            stub = self._unchecked[1]
-        return getattr(stub, method)(request, timeout=self.timeout, metadata=metadata)
+            if self._unchecked is None:
+                self._unchecked = parlor_pb2_grpc.ParlorStub(self._new_channel(service_config(False)))
+        return getattr(self._unchecked, method)(request, timeout=self.timeout, metadata=metadata)
 
     def stream(self, method: str, request, metadata: list[tuple[str, str]]):
         """Starts one server-streaming Parlor RPC; returns its reply iterator

@@ -21,10 +21,13 @@ _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")  # query numbers: ASCII digits only
 _CREATE_FIELDS = ("game", "players", "options", "seed")
 
 
-def _call(method: str, message, auth: str | None = None):
+def _call(method: str, message, auth: str | None = None, any_replica: bool = False):
     """One gRPC call. `auth`: the Authorization header, on routes that read the
-    caller's seat token (the others ignore it)."""
-    return current_app.extensions["parlor"].call(method, message, _metadata(auth))
+    caller's seat token (the others ignore it). `any_replica`: a call that needs
+    no Redis, answered while no replica reaches it (ServiceClient.call_any_replica)."""
+    client = current_app.extensions["parlor"]
+    call = client.call_any_replica if any_replica else client.call
+    return call(method, message, _metadata(auth))
 
 
 def _metadata(auth: str | None) -> list[tuple[str, str]]:
@@ -38,9 +41,7 @@ def _metadata(auth: str | None) -> list[tuple[str, str]]:
 
 @bp.get("/games")
 def list_games():
-    # Listing games needs no Redis: it is answered while the store is down.
-    client = current_app.extensions["parlor"]
-    return json_response(render(client.call_any_replica("ListGames", pb.ListGamesRequest(), _metadata(None))))
+    return json_response(render(_call("ListGames", pb.ListGamesRequest(), any_replica=True)))
 
 
 @bp.post("/matches")

@@ -8,7 +8,6 @@ import logging
 import grpc
 import pytest
 
-from service.embedded_redis import free_port
 from service.errors import ParlorError
 from service.server import drain
 from service.servicer import rpc, rpc_stream
@@ -157,7 +156,7 @@ def test_a_drain_lets_calls_in_flight_finish_and_cancels_what_no_handler_has():
     async def scenario():
         server = grpc.aio.server()
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("t.T", handlers),))
-        port = server.add_insecure_port(f"127.0.0.1:{free_port()}")
+        port = server.add_insecure_port("127.0.0.1:0")
         await server.start()
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             calls = [asyncio.ensure_future(channel.unary_unary(f"/t.T/{name}")(b"", timeout=25))
