@@ -174,10 +174,12 @@ LOADS = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc, "flo
          "floor-rest-setup": partial(_floor_rest, setup=True)}
 
 
-def _client(kind: str, address, start: float, seconds: float, seed: int, out: mp.Queue) -> None:
+def _client(kind: str, address, ready, seconds: float, seed: int, out: mp.Queue) -> None:
     fn = LOADS[kind]
-    while time.time() < start:
-        time.sleep(0.005)
+    import grpc  # noqa: F401  (imported before the clock starts, not in the timed part)
+    from parlor.v1 import parlor_pb2  # noqa: F401
+    ready.wait()  # every client is here: the clock starts for all at once
+    start = time.time()
     used = time.process_time()
     latencies = fn(address, start + seconds, seed)
     out.put((latencies, time.process_time() - used))  # CPU of the timed part only
@@ -210,11 +212,12 @@ def load(kind: str, address, clients: int, seconds: float, servers: list[int] = 
     Redis's. The clients' own CPU time per action is always measured."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
-    start = time.time() + 3.0  # every client imported and connected before the clock starts
-    procs = [ctx.Process(target=_client, args=(kind, address, start, seconds, i, out))
+    ready = ctx.Barrier(clients + 1)  # passed once every client process has started
+    procs = [ctx.Process(target=_client, args=(kind, address, ready, seconds, i, out))
              for i in range(clients)]
     for p in procs:
         p.start()
+    ready.wait(timeout=60)
     cpu_before = _cpu_seconds(servers)
     redis_before = _cpu_seconds([redis_pid]) if redis_pid else 0.0
     results = [out.get() for _ in procs]
