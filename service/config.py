@@ -101,6 +101,11 @@ def _redis_url(name: str) -> str:
     return url
 
 
+# Options of a rediss:// URL that name files: the CA that vouches for the
+# server's certificate, and the client's own certificate and key.
+_TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+
+
 def _check_redis_options(name: str, url: str) -> None:
     """Refuses query options that redis-py's connections do not take (it would
     raise at the first connection, leaving the service NOT_SERVING for good) and
@@ -113,6 +118,12 @@ def _check_redis_options(name: str, url: str) -> None:
         option = "decode_responses" if "decode_responses" in options else "protocol"
         raise SystemExit(f"{name}: ?{option}={options[option][:20]} is not for this service "
                          "(it reads Redis's replies as bytes, in RESP2); leave it out")
+    for option in _TLS_FILES:  # (read at the first connection: a file not mounted left it NOT_SERVING)
+        path = options.get(option)
+        if path is not None and not os.access(path, os.R_OK):
+            why = "no such file" if not os.path.exists(path) else "not readable by this process"
+            raise SystemExit(f"{name}: ?{option}={path[:200]} cannot be read ({why}); "
+                             "is the volume holding it mounted there?")
     try:
         aredis.ConnectionPool.from_url(url).make_connection()  # (builds the connection; opens nothing)
     except TypeError as exc:  # an option no connection of this scheme takes

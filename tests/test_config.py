@@ -84,6 +84,7 @@ def test_an_unknown_log_level_stops(monkeypatch):
 
 
 @pytest.mark.parametrize("url", ["redis://localhost:6379/0", "redis://:pw@h:6379", "rediss://h/2?ssl_cert_reqs=none",
+                                 f"rediss://h/0?ssl_ca_certs={__file__}",
                                  "redis://h/0?socket_timeout=3&client_name=parlor&protocol=2",
                                  "redis://h/0?protocol=02",
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
@@ -132,6 +133,11 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("rediss://:secret@h/0?ssl_cert_reqs=bogus", "an option's value is not one redis-py can use"),
     ("redis://:secret@h/0?credential_provider=x", "an option's value is not one redis-py can use"),
     ("redis://:secret@h/0?maint_notifications_config=x", "an option's value is not one redis-py can use"),
+    # (files redis-py opens only at the first connection: a CA or a client certificate not mounted)
+    ("rediss://:secret@h/0?ssl_ca_certs=/etc/parlor/redis-tls/ca.crt",
+     "[?]ssl_ca_certs=/etc/parlor/redis-tls/ca.crt cannot be read [(]no such file[)]; is the volume"),
+    ("rediss://:secret@h/0?ssl_certfile=/nonexistent/tls.crt&ssl_keyfile=/nonexistent/tls.key",
+     "[?]ssl_certfile=/nonexistent/tls.crt cannot be read"),
 ])
 def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypatch, url, words):
     monkeypatch.setenv("REDIS_URL", url)

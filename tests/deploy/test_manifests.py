@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import os
 import re
 import shutil
 import subprocess
@@ -47,6 +48,18 @@ def render(target: str) -> tuple[dict, ...]:
     )
     assert done.returncode == 0, f"kubectl kustomize {target} failed:\n{done.stderr}"
     return tuple(doc for doc in yaml.safe_load_all(done.stdout) if doc)
+
+
+def render_with_component(root: Path, component: str) -> list[dict]:
+    """The base with the opt-in component `components/<component>`, from an overlay
+    written in `root` as deploy/README.md says to add one."""
+    k8s = os.path.relpath(K8S, root)  # (kustomize takes no absolute paths)
+    (root / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: parlor\n"
+        f"resources:\n  - {k8s}/base\ncomponents:\n  - {k8s}/components/{component}\n")
+    done = subprocess.run([KUBECTL, "kustomize", str(root)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
 
 
 def objects(target: str, kind: str) -> list[dict]:

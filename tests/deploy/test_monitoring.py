@@ -4,16 +4,14 @@ for series and labels the servers export."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 
 import pytest
 
 from service.errors import CODES
 from service.servicer import ParlorServicer
 
-from .test_manifests import K8S, KUBECTL, yaml  # (skips without kubectl or PyYAML)
+from .test_manifests import KUBECTL, render_with_component  # (skips without kubectl or PyYAML)
 
 promql = pytest.importorskip("promql_parser", reason="promql-parser is not installed (the test extra)")
 
@@ -23,14 +21,7 @@ pytestmark = pytest.mark.skipif(KUBECTL is None, reason="kubectl is not installe
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory) -> list[dict]:
     """An overlay adding the component to the base, as deploy/README.md says."""
-    root = tmp_path_factory.mktemp("overlay")
-    k8s = os.path.relpath(K8S, root)  # (kustomize takes no absolute paths)
-    (root / "kustomization.yaml").write_text(
-        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: parlor\n"
-        f"resources:\n  - {k8s}/base\ncomponents:\n  - {k8s}/components/monitoring\n")
-    done = subprocess.run([KUBECTL, "kustomize", str(root)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
+    return render_with_component(tmp_path_factory.mktemp("overlay"), "monitoring")
 
 
 def _exported() -> dict[str, set[str]]:

@@ -4,6 +4,7 @@ a full match through the real stack on each."""
 from __future__ import annotations
 
 import random
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -112,3 +113,92 @@ def test_cluster():
     finally:
         for node in nodes:
             node.cleanup()
+
+
+# ---- TLS ---------------------------------------------------------------------------
+
+def _openssl(*args: str, cwd: Path) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+def _certificates(work: Path) -> None:
+    """A private CA, and a server and a client certificate it signed."""
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Parlor test CA",
+             "-keyout", "ca.key", "-out", "ca.crt", cwd=work)
+    (work / "server.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    for name in ("server", "client"):
+        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={name}",
+                 "-keyout", f"{name}.key", "-out", f"{name}.csr", cwd=work)
+        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+                 "-CAcreateserial", "-days", "2", "-out", f"{name}.crt",
+                 *(["-extfile", "server.ext"] if name == "server" else []), cwd=work)
+
+
+@pytest.fixture(scope="module")
+def tls_redis():
+    """A Redis that speaks TLS only and asks clients for a certificate of the
+    private CA. Debian's redis-server is built with TLS; the embedded
+    package's is not."""
+    binary = shutil.which("redis-server")
+    if binary is None or shutil.which("openssl") is None:
+        pytest.skip("needs redis-server built with TLS, and openssl")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        _certificates(work)
+        port = free_port()
+        server = subprocess.Popen(
+            [binary, "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", tmp, "--tls-cert-file", "server.crt", "--tls-key-file",
+             "server.key", "--tls-ca-cert-file", "ca.crt", "--tls-auth-clients", "yes"],
+            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            url = (f"rediss://127.0.0.1:{port}/0?ssl_ca_certs={work / 'ca.crt'}"
+                   f"&ssl_certfile={work / 'client.crt'}&ssl_keyfile={work / 'client.key'}")
+            client = redis.Redis.from_url(url)
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    client.ping()
+                    break
+                except redis.ConnectionError:
+                    if server.poll() is not None:
+                        pytest.skip(f"this redis-server does not speak TLS: {server.stdout.read()[-300:]}")
+                    assert time.monotonic() < deadline, "the TLS Redis did not come up"
+                    time.sleep(0.1)
+            yield url, port, work, client
+            client.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def test_tls_with_a_private_ca_and_a_client_certificate(tls_redis):
+    """rediss:// with the CA that vouches for the server's certificate and the
+    client's certificate and key, as query options (README, REDIS_URL)."""
+    url, _, _, client = tls_redis
+    stack = Stack(redis_url=url).start()
+    try:
+        play_one_match(stack)
+        assert client.keys("parlor:{*")
+    finally:
+        stack.stop()
+
+
+def test_a_server_certificate_nobody_vouches_for_keeps_the_service_unready(tls_redis):
+    """Without the private CA the server's certificate is not trusted: the
+    service runs NOT_SERVING, calls are 503 STORE_UNAVAILABLE, and its log says
+    why. Nothing is written."""
+    _, port, work, client = tls_redis
+    before = client.dbsize()
+    url = f"rediss://127.0.0.1:{port}/0?ssl_certfile={work / 'client.crt'}&ssl_keyfile={work / 'client.key'}"
+    stack = Stack(redis_url=url).start()
+    try:
+        rest = stack.rest()
+        assert rest.get("/readyz").status == 503
+        created = rest.post("/v1/matches", {"game": "what_the_heck", "players": 3})
+        assert (created.status, created.error) == (503, "STORE_UNAVAILABLE")
+        rest.close()
+        assert "certificate verify failed" in stack.log_with("service", "certificate verify failed")
+        assert client.dbsize() == before
+    finally:
+        stack.stop()
