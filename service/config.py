@@ -48,7 +48,7 @@ def _log_level(name: str) -> str:
     return level
 
 
-REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+sentinel", "redis+cluster")
+REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+sentinel", "redis+cluster", "rediss+cluster")
 
 
 def _redis_url(name: str) -> str:
@@ -87,10 +87,11 @@ def _redis_url(name: str) -> str:
     if not all(db.isdigit() for db in databases):  # (a "/" in a password, not percent-encoded, lands here)
         raise SystemExit(f"{name}: the database after the host must be a number, as must ?db= (a password "
                          "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
-    if scheme == "redis+cluster" and any(int(db) != 0 for db in databases):
+    cluster = scheme in ("redis+cluster", "rediss+cluster")
+    if cluster and any(int(db) != 0 for db in databases):
         raise SystemExit(f"{name}: Redis Cluster has only database 0")
     if scheme != "redis+sentinel":  # the rest as redis-py reads it: port, host, query options
-        as_redis_py = "redis://" + url.partition("://")[2] if scheme == "redis+cluster" else url
+        as_redis_py = scheme.partition("+")[0] + "://" + url.partition("://")[2] if cluster else url
         try:
             read = parse_url(as_redis_py)
         except ValueError as exc:  # (its messages quote no password)
@@ -108,8 +109,9 @@ _TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
 
 def _check_redis_options(name: str, url: str) -> None:
     """Refuses query options that redis-py's connections do not take (it would
-    raise at the first connection, leaving the service NOT_SERVING for good) and
-    those that change what the store reads (replies as text, RESP3)."""
+    raise at the first connection, leaving the service NOT_SERVING for good),
+    those that change what the store reads (replies as text, RESP3), and TLS
+    files this process cannot read."""
     from redis import asyncio as aredis
 
     options = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
@@ -118,12 +120,6 @@ def _check_redis_options(name: str, url: str) -> None:
         option = "decode_responses" if "decode_responses" in options else "protocol"
         raise SystemExit(f"{name}: ?{option}={options[option][:20]} is not for this service "
                          "(it reads Redis's replies as bytes, in RESP2); leave it out")
-    for option in _TLS_FILES:  # (read at the first connection: a file not mounted left it NOT_SERVING)
-        path = options.get(option)
-        if path is not None and not os.access(path, os.R_OK):
-            why = "no such file" if not os.path.exists(path) else "not readable by this process"
-            raise SystemExit(f"{name}: ?{option}={path[:200]} cannot be read ({why}); "
-                             "is the volume holding it mounted there?")
     try:
         aredis.ConnectionPool.from_url(url).make_connection()  # (builds the connection; opens nothing)
     except TypeError as exc:  # an option no connection of this scheme takes
@@ -135,6 +131,12 @@ def _check_redis_options(name: str, url: str) -> None:
         said = str(exc) if not password or password not in str(exc) else type(exc).__name__
         raise SystemExit(f"{name}: an option's value is not one redis-py can use: {said[:200]} "
                          "(see the README)") from None
+    for option in _TLS_FILES:  # (read at the first connection: a file not mounted left it NOT_SERVING)
+        path = options.get(option)
+        if path is not None and not os.access(path, os.R_OK):
+            why = "no such file" if not os.path.exists(path) else "not readable by this process"
+            raise SystemExit(f"{name}: ?{option}={path[:200]} cannot be read ({why}); "
+                             "is the volume holding it mounted there?")
 
 
 def sentinel_hosts(hosts: str) -> list[tuple[str, int]]:

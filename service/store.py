@@ -163,10 +163,10 @@ def keys(match_id: str) -> tuple[str, str, str, str]:
 def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     """A client for REDIS_URL: redis://, rediss://, unix://, or
     redis+sentinel://[:pw@]host:port[,host:port]/<master>[/db], or
-    redis+cluster://[:pw@]host:port. No automatic retries: the store decides
-    what is safe to retry (reads) and what is not (writes). `pubsub`: a plain
-    client for subscribing (with Cluster, to the node the URL names: a
-    PUBLISH reaches every node)."""
+    redis+cluster://[:pw@]host:port (rediss+cluster:// with TLS). No
+    automatic retries: the store decides what is safe to retry (reads) and
+    what is not (writes). `pubsub`: a plain client for subscribing (with
+    Cluster, to the node the URL names: a PUBLISH reaches every node)."""
     # Maintenance notifications (a RESP3 feature of managed Redis) stay off:
     # redis-py's "auto" default also turns off its check that a pooled
     # connection is still open, so the first calls after a Redis restart went
@@ -184,10 +184,11 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
         sentinel = Sentinel(sentinel_hosts(parts.netloc.rpartition("@")[2]), socket_timeout=2,
                             sentinel_kwargs={"password": password})
         return sentinel.master_for(path[0], db=int(db), password=password, **common)
-    if url.startswith("redis+cluster://"):
+    scheme, _, rest = url.partition("://")
+    if scheme in ("redis+cluster", "rediss+cluster"):
         from redis.asyncio.cluster import RedisCluster
 
-        plain = "redis://" + url[len("redis+cluster://"):]
+        plain = scheme.partition("+")[0] + "://" + rest  # (redis:// or rediss://, as redis-py reads them)
         if pubsub:
             return aredis.Redis.from_url(plain, **common)
         return RedisCluster.from_url(plain, **common)

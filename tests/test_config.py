@@ -89,7 +89,8 @@ def test_an_unknown_log_level_stops(monkeypatch):
                                  "redis://h/0?protocol=02",
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
                                  "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
-                                 "redis+cluster://h:7000", "redis+cluster://h:7000/0"])
+                                 "redis+cluster://h:7000", "redis+cluster://h:7000/0",
+                                 "rediss+cluster://h:7000?ssl_cert_reqs=required"])
 def test_redis_urls_that_are_read(monkeypatch, url):
     monkeypatch.setenv("REDIS_URL", url)
     assert Settings.from_env().redis_url == url
@@ -116,6 +117,9 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("redis+cluster://:secret@h:abc", "Port could not be cast"),
     ("redis+cluster://:secret@h:7000/1", "Redis Cluster has only database 0"),
     ("redis+cluster://:secret@h:7000?db=2", "Redis Cluster has only database 0"),
+    ("rediss+cluster://:secret@h:7000/1", "Redis Cluster has only database 0"),
+    ("rediss+cluster://:secret@h:7000?ssl_ca_certs=/nonexistent/ca.crt", "[?]ssl_ca_certs=/nonexistent/ca.crt cannot"),
+    ("redis+cluster://:secret@h:7000?ssl_ca_certs=/x", "redis-py reads no option [?]ssl_ca_certs"),
     ("default:secret@h:6379/0", "REDIS_URL must start with one of redis://"),
     ("redis//:secret@h:6379/0", "REDIS_URL must start with one of redis://"),
     ("redis://:secret@h/0?socket_timeout=abc", "Invalid value for 'socket_timeout'"),
@@ -149,6 +153,7 @@ def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypat
 @pytest.mark.parametrize("url,shown", [
     ("redis://:s3cret@cache:6379/0", "redis://***@cache:6379/0"),
     ("rediss://user:s3cret@cache:6380", "rediss://***@cache:6380"),
+    ("rediss+cluster://:s3cret@cache:6380", "rediss+cluster://***@cache:6380"),
     ("redis://cache:6379/0", "redis://cache:6379/0"),
     ("redis://:pa/ss?w@cache:6379/0", "redis://***@cache:6379/0"),
     ("unix:///run/redis.sock?password=s3cret&db=1", "unix:///run/redis.sock?password=***&db=1"),

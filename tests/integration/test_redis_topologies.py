@@ -3,6 +3,7 @@ a full match through the real stack on each."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shutil
 import socket
@@ -89,27 +90,34 @@ def cluster_port() -> int:
                     pass
 
 
+CLUSTER_NODE = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000")
+
+
+def form_cluster_and_play(cli: list[str], ports: list[int], client: redis.Redis, url: str) -> None:
+    """Makes one cluster of the nodes at `ports` (`cli`: redis-cli and its
+    connection options), waits until `client` sees it whole, then plays a
+    match through a stack on `url`."""
+    subprocess.run([*cli, "--cluster", "create", *[f"127.0.0.1:{port}" for port in ports],
+                    "--cluster-replicas", "0", "--cluster-yes"], check=True, capture_output=True, timeout=30)
+    deadline = time.monotonic() + 15
+    while client.cluster("info")["cluster_state"] != "ok":
+        assert time.monotonic() < deadline, "the cluster did not form"
+        time.sleep(0.1)
+    client.close()
+    stack = Stack(redis_url=url).start()
+    try:
+        play_one_match(stack)
+    finally:
+        stack.stop()
+
+
 def test_cluster():
     nodes = []
     try:
         for _ in range(3):
-            node = EmbeddedRedis(port=cluster_port(), extra_args=("--cluster-enabled", "yes", "--cluster-config-file",
-                                             "nodes.conf", "--cluster-node-timeout", "2000"))
-            nodes.append(node.start())
-        subprocess.run([cli_binary(), "--cluster", "create",
-                        *[f"127.0.0.1:{n.port}" for n in nodes], "--cluster-replicas", "0",
-                        "--cluster-yes"], check=True, capture_output=True, timeout=30)
-        client = redis.Redis(port=nodes[0].port)
-        deadline = time.monotonic() + 15
-        while client.cluster("info")["cluster_state"] != "ok":
-            assert time.monotonic() < deadline, "the cluster did not form"
-            time.sleep(0.1)
-        client.close()
-        stack = Stack(redis_url=f"redis+cluster://127.0.0.1:{nodes[0].port}").start()
-        try:
-            play_one_match(stack)
-        finally:
-            stack.stop()
+            nodes.append(EmbeddedRedis(port=cluster_port(), extra_args=CLUSTER_NODE).start())
+        form_cluster_and_play([cli_binary()], [node.port for node in nodes], redis.Redis(port=nodes[0].port),
+                              f"redis+cluster://127.0.0.1:{nodes[0].port}")
     finally:
         for node in nodes:
             node.cleanup()
@@ -121,8 +129,14 @@ def _openssl(*args: str, cwd: Path) -> None:
     subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
 
 
-def _certificates(work: Path) -> None:
-    """A private CA, and a server and a client certificate it signed."""
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory) -> Path:
+    """A private CA, and a server and a client certificate it signed. Skips
+    without redis-server and redis-cli on PATH (Debian's speak TLS; the
+    embedded package's do not) and openssl."""
+    if not all(shutil.which(tool) for tool in ("redis-server", "redis-cli", "openssl")):
+        pytest.skip("needs redis-server built with TLS, redis-cli and openssl")
+    work = tmp_path_factory.mktemp("tls")
     _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Parlor test CA",
              "-keyout", "ca.key", "-out", "ca.crt", cwd=work)
     (work / "server.ext").write_text("subjectAltName=IP:127.0.0.1\n")
@@ -132,29 +146,34 @@ def _certificates(work: Path) -> None:
         _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
                  "-CAcreateserial", "-days", "2", "-out", f"{name}.crt",
                  *(["-extfile", "server.ext"] if name == "server" else []), cwd=work)
+    return work
 
 
-@pytest.fixture(scope="module")
-def tls_redis():
-    """A Redis that speaks TLS only and asks clients for a certificate of the
-    private CA. Debian's redis-server is built with TLS; the embedded
-    package's is not."""
-    binary = shutil.which("redis-server")
-    if binary is None or shutil.which("openssl") is None:
-        pytest.skip("needs redis-server built with TLS, and openssl")
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        _certificates(work)
-        port = free_port()
-        server = subprocess.Popen(
-            [binary, "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", tmp, "--tls-cert-file", "server.crt", "--tls-key-file",
-             "server.key", "--tls-ca-cert-file", "ca.crt", "--tls-auth-clients", "yes"],
-            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            url = (f"rediss://127.0.0.1:{port}/0?ssl_ca_certs={work / 'ca.crt'}"
-                   f"&ssl_certfile={work / 'client.crt'}&ssl_keyfile={work / 'client.key'}")
-            client = redis.Redis.from_url(url)
+def _client_options(work: Path, ca: bool = True) -> str:
+    """REDIS_URL's query options for the client's certificate (and the CA)."""
+    options = f"ssl_certfile={work / 'client.crt'}&ssl_keyfile={work / 'client.key'}"
+    return f"ssl_ca_certs={work / 'ca.crt'}&{options}" if ca else options
+
+
+@contextlib.contextmanager
+def _tls_servers(work: Path, count: int, *extra: str):
+    """`count` Redis servers speaking TLS only, asking clients for a
+    certificate of the private CA; yields their ports once all answer."""
+    ports, servers = [], []
+    try:
+        for _ in range(count):
+            port = cluster_port()  # (a cluster's TLS bus port is the TLS port + 10000)
+            node = work / f"node-{port}"
+            node.mkdir()
+            servers.append(subprocess.Popen(
+                [shutil.which("redis-server"), "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1",
+                 "--save", "", "--appendonly", "no", "--dir", str(node),
+                 "--tls-cert-file", str(work / "server.crt"), "--tls-key-file", str(work / "server.key"),
+                 "--tls-ca-cert-file", str(work / "ca.crt"), "--tls-auth-clients", "yes", *extra],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+            ports.append(port)
+        for port, server in zip(ports, servers):
+            client = redis.Redis.from_url(f"rediss://127.0.0.1:{port}/0?{_client_options(work)}")
             deadline = time.monotonic() + 10
             while True:
                 try:
@@ -163,20 +182,30 @@ def tls_redis():
                 except redis.ConnectionError:
                     if server.poll() is not None:
                         pytest.skip(f"this redis-server does not speak TLS: {server.stdout.read()[-300:]}")
-                    assert time.monotonic() < deadline, "the TLS Redis did not come up"
+                    assert time.monotonic() < deadline, "a TLS Redis did not come up"
                     time.sleep(0.1)
-            yield url, port, work, client
-            client.close()
-        finally:
+                finally:
+                    client.close()
+        yield ports
+    finally:
+        for server in servers:
             server.terminate()
             server.wait(10)
 
 
-def test_tls_with_a_private_ca_and_a_client_certificate(tls_redis):
+@pytest.fixture(scope="module")
+def tls_redis(tls_files):
+    with _tls_servers(tls_files, 1) as (port,):
+        client = redis.Redis.from_url(f"rediss://127.0.0.1:{port}/0?{_client_options(tls_files)}")
+        yield port, client
+        client.close()
+
+
+def test_tls_with_a_private_ca_and_a_client_certificate(tls_files, tls_redis):
     """rediss:// with the CA that vouches for the server's certificate and the
     client's certificate and key, as query options (README, REDIS_URL)."""
-    url, _, _, client = tls_redis
-    stack = Stack(redis_url=url).start()
+    port, client = tls_redis
+    stack = Stack(redis_url=f"rediss://127.0.0.1:{port}/0?{_client_options(tls_files)}").start()
     try:
         play_one_match(stack)
         assert client.keys("parlor:{*")
@@ -184,14 +213,13 @@ def test_tls_with_a_private_ca_and_a_client_certificate(tls_redis):
         stack.stop()
 
 
-def test_a_server_certificate_nobody_vouches_for_keeps_the_service_unready(tls_redis):
+def test_a_server_certificate_nobody_vouches_for_keeps_the_service_unready(tls_files, tls_redis):
     """Without the private CA the server's certificate is not trusted: the
     service runs NOT_SERVING, calls are 503 STORE_UNAVAILABLE, and its log says
     why. Nothing is written."""
-    _, port, work, client = tls_redis
+    port, client = tls_redis
     before = client.dbsize()
-    url = f"rediss://127.0.0.1:{port}/0?ssl_certfile={work / 'client.crt'}&ssl_keyfile={work / 'client.key'}"
-    stack = Stack(redis_url=url).start()
+    stack = Stack(redis_url=f"rediss://127.0.0.1:{port}/0?{_client_options(tls_files, ca=False)}").start()
     try:
         rest = stack.rest()
         assert rest.get("/readyz").status == 503
@@ -202,3 +230,14 @@ def test_a_server_certificate_nobody_vouches_for_keeps_the_service_unready(tls_r
         assert client.dbsize() == before
     finally:
         stack.stop()
+
+
+def test_tls_cluster(tls_files):
+    """rediss+cluster://: a Redis Cluster whose nodes speak TLS only, to
+    clients and to each other."""
+    with _tls_servers(tls_files, 3, "--tls-cluster", "yes", *CLUSTER_NODE) as ports:
+        form_cluster_and_play(
+            [shutil.which("redis-cli"), "--tls", "--cacert", str(tls_files / "ca.crt"),
+             "--cert", str(tls_files / "client.crt"), "--key", str(tls_files / "client.key")], ports,
+            redis.Redis.from_url(f"rediss://127.0.0.1:{ports[0]}/0?{_client_options(tls_files)}"),
+            f"rediss+cluster://127.0.0.1:{ports[0]}?{_client_options(tls_files)}")
