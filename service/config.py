@@ -48,7 +48,7 @@ def _log_level(name: str) -> str:
     return level
 
 
-REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+sentinel", "redis+cluster", "rediss+cluster")
+REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+sentinel", "rediss+sentinel", "redis+cluster", "rediss+cluster")
 
 
 def _redis_url(name: str) -> str:
@@ -68,18 +68,22 @@ def _redis_url(name: str) -> str:
         raise SystemExit(f"{name}: {exc} (see the README)") from None
     hosts = parts.netloc.rpartition("@")[2]
     steps = [step for step in parts.path.split("/") if step]
-    if scheme == "redis+sentinel":
+    sentinel = scheme in ("redis+sentinel", "rediss+sentinel")
+    if sentinel:
         if not steps:
-            raise SystemExit(f"{name}: redis+sentinel:// needs /<master-name> after the hosts")
+            raise SystemExit(f"{name}: {scheme}:// needs /<master-name> after the hosts")
         try:
             sentinel_hosts(hosts)
         except ValueError:
             raise SystemExit(f"{name}: each Sentinel must be host or host:port, the port a number "
                              "(an IPv6 address in brackets)") from None
-        other = sorted({key for key, _ in parse_qsl(parts.query, keep_blank_values=True)} - {"db"})
+        options = dict(parse_qsl(parts.query, keep_blank_values=True))
+        read = ("db", *TLS_FILE_OPTIONS) if scheme == "rediss+sentinel" else ("db",)
+        other = sorted(set(options) - set(read))
         if other:
-            raise SystemExit(f"{name}: redis+sentinel:// reads no query parameter but ?db= "
-                             f"(not {', '.join(key[:20] for key in other)})")
+            raise SystemExit(f"{name}: {scheme}:// reads no query parameter but "
+                             f"{', '.join('?' + key for key in read)} (not {', '.join(key[:20] for key in other)})")
+        _check_tls_files(name, options)
         steps = steps[1:]
     databases = [value for key, value in parse_qsl(parts.query, keep_blank_values=True) if key == "db"]
     if scheme != "unix":
@@ -90,7 +94,7 @@ def _redis_url(name: str) -> str:
     cluster = scheme in ("redis+cluster", "rediss+cluster")
     if cluster and any(int(db) != 0 for db in databases):
         raise SystemExit(f"{name}: Redis Cluster has only database 0")
-    if scheme != "redis+sentinel":  # the rest as redis-py reads it: port, host, query options
+    if not sentinel:  # the rest as redis-py reads it: port, host, query options
         as_redis_py = scheme.partition("+")[0] + "://" + url.partition("://")[2] if cluster else url
         try:
             read = parse_url(as_redis_py)
@@ -104,7 +108,7 @@ def _redis_url(name: str) -> str:
 
 # Options of a rediss:// URL that name files: the CA that vouches for the
 # server's certificate, and the client's own certificate and key.
-_TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+TLS_FILE_OPTIONS = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
 
 
 def _check_redis_options(name: str, url: str) -> None:
@@ -131,7 +135,13 @@ def _check_redis_options(name: str, url: str) -> None:
         said = str(exc) if not password or password not in str(exc) else type(exc).__name__
         raise SystemExit(f"{name}: an option's value is not one redis-py can use: {said[:200]} "
                          "(see the README)") from None
-    for option in _TLS_FILES:  # (read at the first connection: a file not mounted left it NOT_SERVING)
+    _check_tls_files(name, options)
+
+
+def _check_tls_files(name: str, options: dict[str, str]) -> None:
+    """redis-py opens these files only at the first connection: one not
+    mounted left the service NOT_SERVING for good, the cause only in its log."""
+    for option in TLS_FILE_OPTIONS:
         path = options.get(option)
         if path is not None and not os.access(path, os.R_OK):
             why = "no such file" if not os.path.exists(path) else "not readable by this process"

@@ -40,7 +40,7 @@ from redis.exceptions import BusyLoadingError, ClusterError, RedisClusterExcepti
 from redis.maint_notifications import MaintNotificationsConfig
 
 from . import logs, metrics
-from .config import sentinel_hosts
+from .config import TLS_FILE_OPTIONS, sentinel_hosts
 from .errors import ParlorError
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ def keys(match_id: str) -> tuple[str, str, str, str]:
 def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     """A client for REDIS_URL: redis://, rediss://, unix://, or
     redis+sentinel://[:pw@]host:port[,host:port]/<master>[/db], or
-    redis+cluster://[:pw@]host:port (rediss+cluster:// with TLS). No
+    redis+cluster://[:pw@]host:port (rediss+... with TLS for both). No
     automatic retries: the store decides what is safe to retry (reads) and
     what is not (writes). `pubsub`: a plain client for subscribing (with
     Cluster, to the node the URL names: a PUBLISH reaches every node)."""
@@ -174,17 +174,21 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     no_notices = MaintNotificationsConfig(enabled=False)
     common = dict(socket_timeout=5, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0),
                   health_check_interval=15, maint_notifications_config=no_notices)
-    if url.startswith("redis+sentinel://"):
+    scheme, _, rest = url.partition("://")
+    if scheme in ("redis+sentinel", "rediss+sentinel"):
         from redis.asyncio.sentinel import Sentinel
 
         parts = urlsplit(url)  # (checked by config._redis_url)
         path = [p for p in parts.path.split("/") if p]
-        db = dict(parse_qsl(parts.query)).get("db") or (path[1] if len(path) > 1 else "0")
+        query = dict(parse_qsl(parts.query))
+        db = query.get("db") or (path[1] if len(path) > 1 else "0")
         password = unquote(parts.password) if parts.password else None
+        # TLS to the Sentinels and to the master alike
+        tls = {"ssl": True, **{k: v for k, v in query.items() if k in TLS_FILE_OPTIONS}} \
+            if scheme == "rediss+sentinel" else {}
         sentinel = Sentinel(sentinel_hosts(parts.netloc.rpartition("@")[2]), socket_timeout=2,
-                            sentinel_kwargs={"password": password})
-        return sentinel.master_for(path[0], db=int(db), password=password, **common)
-    scheme, _, rest = url.partition("://")
+                            sentinel_kwargs={"password": password, **tls})
+        return sentinel.master_for(path[0], db=int(db), password=password, **tls, **common)
     if scheme in ("redis+cluster", "rediss+cluster"):
         from redis.asyncio.cluster import RedisCluster
 

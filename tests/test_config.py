@@ -90,7 +90,8 @@ def test_an_unknown_log_level_stops(monkeypatch):
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
                                  "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
                                  "redis+cluster://h:7000", "redis+cluster://h:7000/0",
-                                 "rediss+cluster://h:7000?ssl_cert_reqs=required"])
+                                 "rediss+cluster://h:7000?ssl_cert_reqs=required",
+                                 f"rediss+sentinel://h1,h2/main/0?ssl_ca_certs={__file__}&ssl_certfile={__file__}"])
 def test_redis_urls_that_are_read(monkeypatch, url):
     monkeypatch.setenv("REDIS_URL", url)
     assert Settings.from_env().redis_url == url
@@ -110,6 +111,11 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("redis://:secret@[::1:6379/0", "Invalid IPv6 URL"),
     ("redis+sentinel://:secret@[::1]x/main", "each Sentinel must be host or host:port"),
     ("redis+sentinel://:secret@h1/main?password=secret", "reads no query parameter but"),
+    ("redis+sentinel://:secret@h1/main?ssl_ca_certs=/x", "reads no query parameter but [?]db [(]not ssl_ca_certs"),
+    ("rediss+sentinel://:secret@h1/main?ssl_cert_reqs=none",
+     "rediss[+]sentinel:// reads no query parameter but [?]db, [?]ssl_ca_certs, [?]ssl_certfile, [?]ssl_keyfile"),
+    ("rediss+sentinel://:secret@h1/main/0?ssl_keyfile=/nonexistent/tls.key", "[?]ssl_keyfile=/nonexistent/tls.key cannot"),
+    ("rediss+sentinel://:secret@h1", "needs /<master-name>"),
     ("unix:///run/redis.sock?password=secret&db=abc", "the database after the host"),
     ("redis://h:6379?db=x&password=secret", "the database after the host"),
     ("redis://:secret@127.0.0.1:abc/0", "Port could not be cast to integer value as 'abc'"),

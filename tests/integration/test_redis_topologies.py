@@ -47,34 +47,42 @@ def play_one_match(stack: Stack) -> None:
     rest.close()
 
 
+def sentinel_and_play(binary: str, conf: Path, client: redis.Redis, url: str, master: redis.Redis) -> None:
+    """Runs a Sentinel (`binary`: a redis-server) from `conf` (it monitors
+    parlor-main), waits until it names the master (asked through `client`),
+    then plays a match through a stack on `url`: its keys land on `master`."""
+    sentinel = subprocess.Popen([binary, str(conf), "--sentinel"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if client.execute_command("SENTINEL", "get-master-addr-by-name", "parlor-main"):
+                    break
+            except redis.ConnectionError:
+                pass
+            time.sleep(0.1)
+        client.close()
+        stack = Stack(redis_url=url).start()
+        try:
+            play_one_match(stack)
+            assert master.keys("parlor:{*")
+        finally:
+            stack.stop()
+    finally:
+        sentinel.terminate()
+        sentinel.wait(10)
+        master.close()
+
+
 def test_sentinel():
     with EmbeddedRedis() as master, tempfile.TemporaryDirectory() as work:
         port = free_port()
         conf = Path(work) / "sentinel.conf"
         conf.write_text(f"port {port}\nbind 127.0.0.1\ndir {work}\n"
                         f"sentinel monitor parlor-main 127.0.0.1 {master.port} 1\n")
-        sentinel = subprocess.Popen([server_binary(), str(conf), "--sentinel"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            client = redis.Redis(port=port)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
-                try:
-                    if client.execute_command("SENTINEL", "get-master-addr-by-name", "parlor-main"):
-                        break
-                except redis.ConnectionError:
-                    pass
-                time.sleep(0.1)
-            client.close()
-            stack = Stack(redis_url=f"redis+sentinel://127.0.0.1:{port}/parlor-main/0").start()
-            try:
-                play_one_match(stack)
-                assert redis.Redis(port=master.port).keys("parlor:{*")
-            finally:
-                stack.stop()
-        finally:
-            sentinel.terminate()
-            sentinel.wait(10)
+        sentinel_and_play(server_binary(), conf, redis.Redis(port=port), f"redis+sentinel://127.0.0.1:{port}/parlor-main/0",
+                          redis.Redis(port=master.port))
 
 
 def cluster_port() -> int:
@@ -241,3 +249,22 @@ def test_tls_cluster(tls_files):
              "--cert", str(tls_files / "client.crt"), "--key", str(tls_files / "client.key")], ports,
             redis.Redis.from_url(f"rediss://127.0.0.1:{ports[0]}/0?{_client_options(tls_files)}"),
             f"rediss+cluster://127.0.0.1:{ports[0]}?{_client_options(tls_files)}")
+
+
+def test_tls_sentinel(tls_files):
+    """rediss+sentinel://: Sentinels and master speaking TLS only, the same
+    CA and client certificate for both."""
+    options = _client_options(tls_files)
+    with _tls_servers(tls_files, 1) as (master_port,):
+        port = free_port()
+        work = tls_files / f"sentinel-{port}"
+        work.mkdir()
+        conf = work / "sentinel.conf"
+        conf.write_text(
+            f"port 0\ntls-port {port}\nbind 127.0.0.1\ndir {work}\ntls-replication yes\ntls-auth-clients yes\n"
+            f"tls-cert-file {tls_files / 'server.crt'}\ntls-key-file {tls_files / 'server.key'}\n"
+            f"tls-ca-cert-file {tls_files / 'ca.crt'}\nsentinel monitor parlor-main 127.0.0.1 {master_port} 1\n")
+        sentinel_and_play(shutil.which("redis-server"), conf,
+                          redis.Redis.from_url(f"rediss://127.0.0.1:{port}/0?{options}"),
+                          f"rediss+sentinel://127.0.0.1:{port}/parlor-main/0?{options}",
+                          redis.Redis.from_url(f"rediss://127.0.0.1:{master_port}/0?{options}"))
