@@ -45,8 +45,8 @@ _ERROR_CODES = [
     "ILLEGAL_ACTION", "MATCH_NOT_STARTED", "MATCH_FINISHED", "RULES_VERSION_UNAVAILABLE",
     "TOKEN_REQUIRED", "INVALID_TOKEN", "FIXED_SEED_DISABLED", "SEAT_MISMATCH", "MATCH_NOT_FOUND",
     "NOT_FOUND", "METHOD_NOT_ALLOWED", "SEAT_TAKEN", "MATCH_FULL", "IDEMPOTENCY_KEY_REUSED",
-    "STALE_VERSION", "CONFLICT", "TOO_MANY_STREAMS", "BODY_TOO_LARGE", "STORE_UNAVAILABLE", "SERVICE_UNAVAILABLE",
-    "TIMEOUT", "RESOURCE_EXHAUSTED", "HTTP_ERROR", "INTERNAL",
+    "STALE_VERSION", "CONFLICT", "TOO_MANY_STREAMS", "TOO_MANY_REPLAYS", "BODY_TOO_LARGE", "STORE_UNAVAILABLE",
+    "SERVICE_UNAVAILABLE", "TIMEOUT", "RESOURCE_EXHAUSTED", "HTTP_ERROR", "INTERNAL",
     *(code for code, _ in PROTOCOL_ERRORS.values()),
 ]
 
@@ -279,7 +279,9 @@ def document() -> dict[str, Any]:
             "description": "1 to 128 printable ASCII characters, no spaces. Scoped to the match "
                            "and seat and kept as long as the match: a retry with the same key and "
                            "body returns the first response and changes nothing; the same key with "
-                           "another body is 409 IDEMPOTENCY_KEY_REUSED."}
+                           "another body is 409 IDEMPOTENCY_KEY_REUSED. A retry of a request "
+                           "older than the match's latest action may be 429 TOO_MANY_REPLAYS "
+                           "for a few seconds."}
     join_idem = {"name": "Idempotency-Key", "in": "header", "required": False,
                  "schema": join_key,
                  "description": "16 to 128 printable ASCII characters, no spaces, hard to guess (a "
@@ -337,7 +339,7 @@ def document() -> dict[str, Any]:
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/ActionBody"}}}},
             "responses": {"200": _json(ref(pb.SubmitActionResponse)),
-                          **_errors(400, 401, 403, 404, 409, 413, 503)}}},
+                          **_errors(400, 401, 403, 404, 409, 413, 429, 503)}}},
         "/v1/matches/{matchId}/events": {"get": {
             "summary": "The caller's view of the events after a number; live with "
                        "Accept: text/event-stream", "operationId": "listEvents",
@@ -395,7 +397,8 @@ def document() -> dict[str, Any]:
     # (400 on reads: RULES_VERSION_UNAVAILABLE, a match kept under rules this server lacks)
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",
                 404: "No such match", 409: "Conflict (seat taken, stale version, key reused)",
-                413: "Body too large", 429: "Too many live event streams",
+                413: "Body too large",
+                429: "Too many live event streams, or retries of older actions answered again",
                 503: "Service or store unavailable"}
     return {
         "openapi": "3.1.0",

@@ -266,6 +266,7 @@ class Settings:
     stream_keepalive: int = 15
     max_streams: int = 1000
     record_cache: int = 1024
+    replay_rate: int = 5000
     redis_max_connections: int = 64
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
@@ -320,6 +321,7 @@ class Settings:
                                   minimum=1, maximum=HOUR),
             max_streams=_int("PARLOR_MAX_STREAMS", d.max_streams, minimum=1, maximum=1_000_000),
             record_cache=_int("PARLOR_RECORD_CACHE_MATCHES", d.record_cache, maximum=1_000_000),
+            replay_rate=_int("PARLOR_REPLAY_ACTIONS_PER_SECOND", d.replay_rate, minimum=1, maximum=10_000_000),
             redis_max_connections=_int("PARLOR_REDIS_MAX_CONNECTIONS", d.redis_max_connections,
                                        minimum=1, maximum=10_000),
             cors_origins=_origins("PARLOR_CORS_ORIGINS"),

@@ -32,6 +32,7 @@ import orjson
 from parlor.v1 import parlor_pb2 as pb
 
 from . import games, metrics, wire
+from .allowance import Allowance
 from .config import Settings
 from .errors import ParlorError
 from .games.base import Event, Game, OptionError, RulesError, shown
@@ -94,6 +95,8 @@ class Matches:
         self._reads: dict[tuple[str, int, int | None], tuple[object, asyncio.Future]] = {}
         # Decoded records this process last wrote (or refused to change), for the next call.
         self._records = RecordCache(settings.record_cache)
+        # Actions re-run to answer retries of older requests again (see _replay).
+        self._rebuilds = Allowance(settings.replay_rate)
 
     # ---- games ---------------------------------------------------------------
 
@@ -446,6 +449,14 @@ class Matches:
             raise ParlorError("IDEMPOTENCY_KEY_REUSED",
                               "This idempotency key was used for a different request on this match.")
         if at_version != version:
+            # The answer to an older request needs the match as it was then, re-run
+            # from the seed: up to thousands of actions for one call. A process
+            # re-runs at most PARLOR_REPLAY_ACTIONS_PER_SECOND, so that retries of
+            # old requests, however many, cannot crowd out play.
+            if not self._rebuilds.take(at_version - record.players):
+                raise ParlorError("TOO_MANY_REPLAYS",
+                                  "Too many repeated requests are being answered again right now; "
+                                  "try again in a few seconds.")
             record = await self._rebuild(record, at_version)
         raw = await self.store.events(record.match_id, first - 1, last - first + 1, seat,
                                       until=last)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
@@ -227,3 +228,43 @@ def test_idempotency_records_written_with_16_hex_digits_are_replayed_too(rest, d
                       headers={"Idempotency-Key": "upgrade"})
     assert (again.status, again.body) == (200, first.body)
     assert rest.get(f"/v1/matches/{match['matchId']}").body["version"] == first.body["match"]["version"]
+
+
+def test_retries_of_older_actions_are_answered_within_the_replay_allowance():
+    """The answer to a retry of an older action is rebuilt by re-running the
+    match up to it: a service process re-runs at most
+    PARLOR_REPLAY_ACTIONS_PER_SECOND actions a second, and past that the retry
+    is 429 TOO_MANY_REPLAYS (nothing changed), answered when tried again later.
+    A retry of the latest action needs no re-run and is always answered."""
+    stack = Stack(env={"PARLOR_ALLOW_FIXED_SEED": "1", "PARLOR_REPLAY_ACTIONS_PER_SECOND": "40"}).start()
+    try:
+        rest = stack.rest()
+        match, tokens = new_rest_match(rest, "what_the_heck", 3)
+        path = f"/v1/matches/{match['matchId']}"
+        sent = []  # (token, key, body, first reply) for each action, in order
+        while rest.get(path).body["status"] != "FINISHED":
+            for token in tokens:
+                listed = rest.get(f"{path}/legal-actions", token=token).body["actions"]
+                if listed:
+                    body, key = {"action": listed[0]}, {"Idempotency-Key": f"action-{len(sent) + 1}"}
+                    first = rest.post(f"{path}/actions", body, token=token, headers=key)
+                    assert first.status == 200, first.body
+                    sent.append((token, key, body, first.body))
+        assert len(sent) == 45
+
+        def retry(n: int):
+            token, key, body, _ = sent[n - 1]
+            return rest.post(f"{path}/actions", body, token=token, headers=key)
+
+        version = rest.get(path).body["version"]
+        assert retry(40).body == sent[39][3]  # re-runs 40 actions: the whole allowance
+        refused = retry(30)
+        assert (refused.status, refused.error) == (429, "TOO_MANY_REPLAYS"), refused.body
+        assert "try again" in refused.body["error"]["message"]
+        assert retry(45).body == sent[44][3]  # the latest: nothing to re-run
+        assert rest.get(path).body["version"] == version
+        time.sleep(1.0)  # 40 actions' worth again
+        assert retry(30).body == sent[29][3]
+        rest.close()
+    finally:
+        stack.stop()

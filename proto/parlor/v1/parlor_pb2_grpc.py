@@ -137,6 +137,9 @@ class ParlorServicer:
         MALFORMED_ACTION, which no match state makes legal: do not retry it
         unchanged), STALE_VERSION (metadata `currentVersion`),
         IDEMPOTENCY_KEY_REUSED, CONFLICT (the match was too busy: retry),
+        RESOURCE_EXHAUSTED TOO_MANY_REPLAYS (a retry of a request older than the
+        match's latest action, whose answer is rebuilt by re-running the match,
+        while the service re-runs too many: retry in a few seconds),
         RULES_VERSION_UNAVAILABLE. Nothing is changed by a call that fails, except
         as the conventions above say for an unknown outcome.
         """
