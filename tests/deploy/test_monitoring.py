@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from gateway import create_app
 from service.errors import CODES
 from service.servicer import ParlorServicer
 
@@ -57,6 +58,8 @@ def test_pod_monitors_scrape_each_server_where_its_pods_serve_metrics(rendered):
         annotations = template["metadata"]["annotations"]
         assert ports[endpoint["port"]] == annotations["prometheus.io/port"]
         assert endpoint["path"] == annotations["prometheus.io/path"]
+        # scraped by the PodMonitor only, not also by a Prometheus that follows annotations
+        assert annotations["prometheus.io/scrape"] == "false"
 
 
 def test_alerts_ask_only_for_what_the_servers_export(rendered):
@@ -67,6 +70,7 @@ def test_alerts_ask_only_for_what_the_servers_export(rendered):
     alerts = [r for group in rule["spec"]["groups"] for r in group["rules"]]
     assert len(alerts) >= 6 and all(r["labels"]["severity"] in ("critical", "warning", "info") for r in alerts)
     methods = {name for name in vars(ParlorServicer) if name[:1].isupper()}
+    routes = {rule.rule for rule in create_app().url_map.iter_rules()}  # (the gateway's `route` values)
     for alert in alerts:
         assert alert["annotations"]["summary"] and alert["annotations"]["description"], alert["alert"]
         selectors, groupings = [], []
@@ -92,6 +96,8 @@ def test_alerts_ask_only_for_what_the_servers_export(rendered):
                     assert value in CODES, value
                 if label == "rpc" and equal:
                     assert value in methods, value
+                if label == "route" and equal:
+                    assert value in routes, value
                 if label == "status":
                     assert re.fullmatch(value, "429") or re.fullmatch(value, "503"), value
         for grouping in groupings:
