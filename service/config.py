@@ -7,6 +7,7 @@ import errno
 import os
 import re
 import socket
+import ssl
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
@@ -66,6 +67,13 @@ def _redis_url(name: str) -> str:
         parts = urlsplit(url)  # (as redis-py reads it: the host part ends at the first / ? or #)
     except ValueError as exc:  # an unclosed [ of an IPv6 address
         raise SystemExit(f"{name}: {exc} (see the README)") from None
+    if "@" in parts.query or "@" in parts.fragment:  # (quoting them would show part of the password)
+        raise SystemExit(f"{name}: a password holding / ? # or @ must have it percent-encoded, e.g. %2F "
+                         "(see the README)")
+    given = [key for key, _ in parse_qsl(parts.query, keep_blank_values=True)]
+    twice = sorted({key for key in given if given.count(key) > 1})
+    if twice:  # (checked here as the last, read by redis-py as the first)
+        raise SystemExit(f"{name}: ?{twice[0][:20]}= is given more than once")
     hosts = parts.netloc.rpartition("@")[2]
     steps = [step for step in parts.path.split("/") if step]
     sentinel = scheme in ("redis+sentinel", "rediss+sentinel")
@@ -139,14 +147,34 @@ def _check_redis_options(name: str, url: str) -> None:
 
 
 def _check_tls_files(name: str, options: dict[str, str]) -> None:
-    """redis-py opens these files only at the first connection: one not
-    mounted left the service NOT_SERVING for good, the cause only in its log."""
+    """redis-py reads these files only at the first connection: one not
+    mounted, or not a certificate or key it can use, left the service
+    NOT_SERVING for good, the cause only in its log. They are read here as
+    redis-py will read them."""
     for option in TLS_FILE_OPTIONS:
         path = options.get(option)
-        if path is not None and not os.access(path, os.R_OK):
-            why = "no such file" if not os.path.exists(path) else "not readable by this process"
+        if path is not None and not (os.path.isfile(path) and os.access(path, os.R_OK)):
+            why = ("no such file" if not os.path.exists(path) else "not a file" if not os.path.isfile(path)
+                   else "not readable by this process")
             raise SystemExit(f"{name}: ?{option}={path[:200]} cannot be read ({why}); "
                              "is the volume holding it mounted there?")
+    ca, cert, key = (options.get(option) for option in TLS_FILE_OPTIONS)
+    if key is not None and cert is None:
+        raise SystemExit(f"{name}: ?ssl_keyfile= needs ?ssl_certfile=, the certificate it is the key of")
+    context = ssl.create_default_context()
+    if ca is not None:
+        try:
+            context.load_verify_locations(cafile=ca)
+        except (ssl.SSLError, ValueError) as exc:
+            raise SystemExit(f"{name}: ?ssl_ca_certs={ca[:200]} holds no CA certificate in PEM form "
+                             f"({str(exc)[:100]})") from None
+    if cert is not None:
+        try:
+            context.load_cert_chain(cert, key, password=options.get("ssl_password"))
+        except (ssl.SSLError, ValueError) as exc:
+            raise SystemExit(f"{name}: ?ssl_certfile={cert[:200]}" + (f" and ?ssl_keyfile={key[:200]}" if key else "")
+                             + f" are not a certificate and its key in PEM form, one matching the other "
+                             f"({str(exc)[:100]})") from None
 
 
 def sentinel_hosts(hosts: str) -> list[tuple[str, int]]:
@@ -266,7 +294,7 @@ class Settings:
     stream_keepalive: int = 15
     max_streams: int = 1000
     record_cache: int = 1024
-    replay_rate: int = 5000
+    replay_rate: int = 2000
     redis_max_connections: int = 64
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"

@@ -186,8 +186,10 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
         # TLS to the Sentinels and to the master alike
         tls = {"ssl": True, **{k: v for k, v in query.items() if k in TLS_FILE_OPTIONS}} \
             if scheme == "rediss+sentinel" else {}
+        # (sentinel_kwargs, once given, are all a Sentinel connection gets: its timeouts too)
         sentinel = Sentinel(sentinel_hosts(parts.netloc.rpartition("@")[2]), socket_timeout=2,
-                            sentinel_kwargs={"password": password, **tls})
+                            sentinel_kwargs={"password": password, "socket_timeout": 2,
+                                             "socket_connect_timeout": 2, **tls})
         return sentinel.master_for(path[0], db=int(db), password=password, **tls, **common)
     if scheme in ("redis+cluster", "rediss+cluster"):
         from redis.asyncio.cluster import RedisCluster

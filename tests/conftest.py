@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 import redis
@@ -17,6 +19,30 @@ pytest_plugins = ["tests.integration.fuzzing"]
 # profile draws fresh examples each run and keeps exploring.
 settings.register_profile("ci", derandomize=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(scope="session")
+def certificates(tmp_path_factory) -> Path:
+    """A folder with a private CA (ca.crt), a server certificate for 127.0.0.1
+    and a client certificate it signed (server.crt/.key, client.crt/.key), and
+    a key of nothing (other.key). Made with openssl."""
+    if shutil.which("openssl") is None:
+        pytest.skip("needs openssl")
+    work = tmp_path_factory.mktemp("tls")
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=work, check=True, capture_output=True, timeout=60)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Parlor test CA",
+            "-keyout", "ca.key", "-out", "ca.crt")
+    (work / "server.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    for name in ("server", "client"):
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={name}",
+                "-keyout", f"{name}.key", "-out", f"{name}.csr")
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "2", "-out", f"{name}.crt", *(["-extfile", "server.ext"] if name == "server" else []))
+    openssl("genrsa", "-out", "other.key", "2048")
+    return work
 
 
 @pytest.fixture(scope="session")

@@ -84,14 +84,12 @@ def test_an_unknown_log_level_stops(monkeypatch):
 
 
 @pytest.mark.parametrize("url", ["redis://localhost:6379/0", "redis://:pw@h:6379", "rediss://h/2?ssl_cert_reqs=none",
-                                 f"rediss://h/0?ssl_ca_certs={__file__}",
                                  "redis://h/0?socket_timeout=3&client_name=parlor&protocol=2",
                                  "redis://h/0?protocol=02",
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
                                  "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
                                  "redis+cluster://h:7000", "redis+cluster://h:7000/0",
-                                 "rediss+cluster://h:7000?ssl_cert_reqs=required",
-                                 f"rediss+sentinel://h1,h2/main/0?ssl_ca_certs={__file__}&ssl_certfile={__file__}"])
+                                 "rediss+cluster://h:7000?ssl_cert_reqs=required"])
 def test_redis_urls_that_are_read(monkeypatch, url):
     monkeypatch.setenv("REDIS_URL", url)
     assert Settings.from_env().redis_url == url
@@ -115,6 +113,11 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     ("rediss+sentinel://:secret@h1/main?ssl_cert_reqs=none",
      "rediss[+]sentinel:// reads no query parameter but [?]db, [?]ssl_ca_certs, [?]ssl_certfile, [?]ssl_keyfile"),
     ("rediss+sentinel://:secret@h1/main/0?ssl_keyfile=/nonexistent/tls.key", "[?]ssl_keyfile=/nonexistent/tls.key cannot"),
+    ("rediss://:secret@h/0?ssl_ca_certs=/tmp", "[?]ssl_ca_certs=/tmp cannot be read [(]not a file[)]"),
+    # (a password holding ? or @ not percent-encoded: its end would land in the query, and be quoted)
+    ("redis+sentinel://:se?cret@h1/main", "a password holding / [?] # or @ must have it percent-encoded"),
+    ("redis://:pa?ss=secret@h:6379/0", "a password holding / [?] # or @ must have it percent-encoded"),
+    ("redis://:secret@h/0?socket_timeout=3&socket_timeout=4", "[?]socket_timeout= is given more than once"),
     ("rediss+sentinel://:secret@h1", "needs /<master-name>"),
     ("unix:///run/redis.sock?password=secret&db=abc", "the database after the host"),
     ("redis://h:6379?db=x&password=secret", "the database after the host"),
@@ -154,6 +157,39 @@ def test_a_redis_url_that_is_not_read_stops_without_showing_a_password(monkeypat
     with pytest.raises(SystemExit, match=words) as stopped:
         Settings.from_env()
     assert "cret" not in str(stopped.value) and "ret@" not in str(stopped.value)
+
+
+@pytest.mark.parametrize("template", [
+    "rediss://h/0?ssl_ca_certs={ca}",
+    "rediss://:pw@h/0?ssl_ca_certs={ca}&ssl_certfile={cert}&ssl_keyfile={key}",
+    "rediss://h/0?ssl_certfile={cert}&ssl_keyfile={key}",
+    "rediss+cluster://h:7000?ssl_ca_certs={ca}&ssl_certfile={cert}&ssl_keyfile={key}",
+    "rediss+sentinel://h1,h2/main/0?ssl_ca_certs={ca}&ssl_certfile={cert}&ssl_keyfile={key}",
+])
+def test_tls_files_that_are_read(monkeypatch, certificates, template):
+    url = template.format(ca=certificates / "ca.crt", cert=certificates / "client.crt",
+                          key=certificates / "client.key")
+    monkeypatch.setenv("REDIS_URL", url)
+    assert Settings.from_env().redis_url == url
+
+
+@pytest.mark.parametrize("options,words", [
+    ("ssl_ca_certs={cert_key}", "[?]ssl_ca_certs=.* holds no CA certificate in PEM form"),
+    ("ssl_ca_certs={here}", "[?]ssl_ca_certs=.* holds no CA certificate in PEM form"),
+    ("ssl_keyfile={key}", "[?]ssl_keyfile= needs [?]ssl_certfile="),
+    ("ssl_certfile={cert}&ssl_keyfile={other}", "are not a certificate and its key in PEM form, one matching"),
+    ("ssl_certfile={cert}", "are not a certificate and its key in PEM form"),  # (no key, none in the file)
+    ("ssl_certfile={here}&ssl_keyfile={key}", "are not a certificate and its key in PEM form"),
+])
+@pytest.mark.parametrize("scheme", ["rediss://:secret@h/0", "rediss+sentinel://:secret@h1/main"])
+def test_tls_files_that_cannot_be_used_stop_at_start(monkeypatch, certificates, scheme, options, words):
+    """(redis-py reads them at the first connection: the service ran on, never SERVING)"""
+    files = {"cert": certificates / "client.crt", "key": certificates / "client.key",
+             "other": certificates / "other.key", "cert_key": certificates / "client.key", "here": __file__}
+    monkeypatch.setenv("REDIS_URL", f"{scheme}?{options.format(**files)}")
+    with pytest.raises(SystemExit, match=words) as stopped:
+        Settings.from_env()
+    assert "secret" not in str(stopped.value)
 
 
 @pytest.mark.parametrize("url,shown", [

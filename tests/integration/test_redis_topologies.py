@@ -133,28 +133,13 @@ def test_cluster():
 
 # ---- TLS ---------------------------------------------------------------------------
 
-def _openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
-
-
 @pytest.fixture(scope="module")
-def tls_files(tmp_path_factory) -> Path:
-    """A private CA, and a server and a client certificate it signed. Skips
-    without redis-server and redis-cli on PATH (Debian's speak TLS; the
-    embedded package's do not) and openssl."""
-    if not all(shutil.which(tool) for tool in ("redis-server", "redis-cli", "openssl")):
-        pytest.skip("needs redis-server built with TLS, redis-cli and openssl")
-    work = tmp_path_factory.mktemp("tls")
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Parlor test CA",
-             "-keyout", "ca.key", "-out", "ca.crt", cwd=work)
-    (work / "server.ext").write_text("subjectAltName=IP:127.0.0.1\n")
-    for name in ("server", "client"):
-        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={name}",
-                 "-keyout", f"{name}.key", "-out", f"{name}.csr", cwd=work)
-        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-                 "-CAcreateserial", "-days", "2", "-out", f"{name}.crt",
-                 *(["-extfile", "server.ext"] if name == "server" else []), cwd=work)
-    return work
+def tls_files(certificates) -> Path:
+    """The certificates (tests/conftest.py), once redis-server and redis-cli
+    are on PATH: Debian's speak TLS; the embedded package's do not."""
+    if not all(shutil.which(tool) for tool in ("redis-server", "redis-cli")):
+        pytest.skip("needs redis-server and redis-cli built with TLS")
+    return certificates
 
 
 def _client_options(work: Path, ca: bool = True) -> str:
