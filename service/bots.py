@@ -74,20 +74,29 @@ def _bot_error(err: grpc.RpcError) -> BotError:
     return BotError(info.reason if info is not None else err.code().name, err.details())
 
 
+def _transient(err: grpc.RpcError) -> bool:
+    if not isinstance(err, grpc.Call):
+        return False
+    if err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        info = error_info(err)
+        return info is not None and info.reason == "TOO_MANY_REPLAYS"
+    return err.code() in _TRANSIENT
+
+
 def _call(method: Callable, request, metadata=(), stop: threading.Event | None = None):
     """One unary call. With `stop`, the call is one that is safe to repeat (a
     read, or a join or an action under an idempotency key): while the service is
-    unreachable (a restart, a drain) it is tried again for RETRY_SECONDS, with
-    waits doubling from 0.25 s to 2 s, unless `stop` is set meanwhile."""
+    unreachable (a restart, a drain), or busy answering retries of older actions
+    (TOO_MANY_REPLAYS: a repeated action whose first answer was lost), it is
+    tried again for RETRY_SECONDS, with waits doubling from 0.25 s to 2 s, unless
+    `stop` is set meanwhile."""
     give_up = time.monotonic() + RETRY_SECONDS
     wait = 0.25
     while True:
         try:
             return method(request, timeout=RPC_TIMEOUT, metadata=metadata)
         except grpc.RpcError as err:
-            status = err.code() if isinstance(err, grpc.Call) else None
-            if stop is None or status not in _TRANSIENT or time.monotonic() + wait > give_up \
-                    or stop.wait(wait):
+            if stop is None or not _transient(err) or time.monotonic() + wait > give_up or stop.wait(wait):
                 raise _bot_error(err) from None
         wait = min(wait * 2, 2.0)
 

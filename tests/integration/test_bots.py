@@ -6,15 +6,17 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import threading
 import time
 
 import grpc
 import pytest
 
 from parlor.v1 import parlor_pb2 as pb
-from service.bots import RandomBot, _join_seats
+from service.bots import RandomBot, _call, _join_seats
 
-from ..support import Stack, auth
+from ..support import Stack, auth, new_grpc_match
+from .test_grpc import error_reason
 
 pytestmark = pytest.mark.integration
 
@@ -145,4 +147,34 @@ def test_a_bot_plays_on_across_a_service_restart():
     finally:
         if bots is not None:
             bots.kill()
+        stack.stop()
+
+
+def test_a_bot_repeating_an_older_action_waits_out_too_many_replays():
+    """A bot repeats an action whose answer it lost (a service restart) after
+    the other seats have moved on: answering it re-runs the match, and while the
+    service's allowance for that is spent the answer is TOO_MANY_REPLAYS. The
+    bot waits and asks again, as for a service that is away."""
+    stack = Stack(env={"PARLOR_REPLAY_ACTIONS_PER_SECOND": "20"}, gateway=False).start()
+    channel = stack.channel()
+    try:
+        stub = stack.stub(channel)
+        match, tokens = new_grpc_match(stub, "what_the_heck", 3)
+        sent = []  # (request, token, first reply), in order
+        while len(sent) < 45:
+            for token in tokens:
+                listed = stub.ListLegalActions(pb.ListLegalActionsRequest(match_id=match.match_id),
+                                               metadata=auth(token)).actions
+                if listed:
+                    request = pb.SubmitActionRequest(match_id=match.match_id, action=listed[0],
+                                                     idempotency_key=f"action-{len(sent) + 1}")
+                    sent.append((request, token, stub.SubmitAction(request, metadata=auth(token))))
+        stub.SubmitAction(sent[39][0], metadata=auth(sent[39][1]))  # re-runs 40: the allowance is spent
+        request, token, first = sent[29]
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.SubmitAction(request, metadata=auth(token))
+        assert error_reason(refused.value)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_REPLAYS")
+        assert _call(stub.SubmitAction, request, auth(token), stop=threading.Event()) == first
+    finally:
+        channel.close()
         stack.stop()

@@ -235,10 +235,12 @@ def test_retries_of_older_actions_are_answered_within_the_replay_allowance():
     match up to it: a service process re-runs at most
     PARLOR_REPLAY_ACTIONS_PER_SECOND actions a second, and past that the retry
     is 429 TOO_MANY_REPLAYS (nothing changed), answered when tried again later.
-    A retry of the latest action needs no re-run and is always answered."""
-    stack = Stack(env={"PARLOR_ALLOW_FIXED_SEED": "1", "PARLOR_REPLAY_ACTIONS_PER_SECOND": "40"}).start()
+    A re-run longer than a second's worth passes when the allowance is full and
+    holds back the next ones for as long as it cost. A retry of the latest
+    action needs no re-run and is always answered."""
+    stack = Stack(env={"PARLOR_ALLOW_FIXED_SEED": "1", "PARLOR_REPLAY_ACTIONS_PER_SECOND": "20"}).start()
+    rest = stack.rest()
     try:
-        rest = stack.rest()
         match, tokens = new_rest_match(rest, "what_the_heck", 3)
         path = f"/v1/matches/{match['matchId']}"
         sent = []  # (token, key, body, first reply) for each action, in order
@@ -257,14 +259,14 @@ def test_retries_of_older_actions_are_answered_within_the_replay_allowance():
             return rest.post(f"{path}/actions", body, token=token, headers=key)
 
         version = rest.get(path).body["version"]
-        assert retry(40).body == sent[39][3]  # re-runs 40 actions: the whole allowance
-        refused = retry(30)
+        assert retry(40).body == sent[39][3]  # re-runs 40 actions: two seconds' worth
+        refused = retry(30)  # (within those two seconds)
         assert (refused.status, refused.error) == (429, "TOO_MANY_REPLAYS"), refused.body
         assert "try again" in refused.body["error"]["message"]
         assert retry(45).body == sent[44][3]  # the latest: nothing to re-run
         assert rest.get(path).body["version"] == version
-        time.sleep(1.0)  # 40 actions' worth again
+        time.sleep(2.2)  # the allowance full again
         assert retry(30).body == sent[29][3]
-        rest.close()
     finally:
+        rest.close()
         stack.stop()
