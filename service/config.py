@@ -67,10 +67,15 @@ def _redis_url(name: str) -> str:
         parts = urlsplit(url)  # (as redis-py reads it: the host part ends at the first / ? or #)
     except ValueError as exc:  # an unclosed [ of an IPv6 address
         raise SystemExit(f"{name}: {exc} (see the README)") from None
-    if "@" in parts.query or "@" in parts.fragment:  # (quoting them would show part of the password)
+    # An @ after the host part: a password holding ? or # not percent-encoded,
+    # its end taken for query options (and quoting them would show it); but
+    # ?password= and ?username= may hold one (a unix:// URL's credentials).
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if "@" in parts.fragment or any("@" in key or ("@" in value and key.lower() not in ("password", "username"))
+                                    for key, value in query):
         raise SystemExit(f"{name}: a password holding / ? # or @ must have it percent-encoded, e.g. %2F "
                          "(see the README)")
-    given = [key for key, _ in parse_qsl(parts.query, keep_blank_values=True)]
+    given = [key for key, _ in query]
     twice = sorted({key for key in given if given.count(key) > 1})
     if twice:  # (checked here as the last, read by redis-py as the first)
         raise SystemExit(f"{name}: ?{twice[0][:20]}= is given more than once")

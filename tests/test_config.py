@@ -89,7 +89,8 @@ def test_an_unknown_log_level_stops(monkeypatch):
                                  "unix:///run/redis.sock?db=1", "redis+sentinel://h1:26379,h2:26379/main/0",
                                  "redis+sentinel://h1,[::1]:26380,[::2]/main?db=2",
                                  "redis+cluster://h:7000", "redis+cluster://h:7000/0",
-                                 "rediss+cluster://h:7000?ssl_cert_reqs=required"])
+                                 "rediss+cluster://h:7000?ssl_cert_reqs=required",
+                                 "unix:///run/redis.sock?password=p@ss&db=1", "redis://h/0?username=me@x&password=a@b"])
 def test_redis_urls_that_are_read(monkeypatch, url):
     monkeypatch.setenv("REDIS_URL", url)
     assert Settings.from_env().redis_url == url
@@ -117,6 +118,8 @@ def test_redis_urls_that_are_read(monkeypatch, url):
     # (a password holding ? or @ not percent-encoded: its end would land in the query, and be quoted)
     ("redis+sentinel://:se?cret@h1/main", "a password holding / [?] # or @ must have it percent-encoded"),
     ("redis://:pa?ss=secret@h:6379/0", "a password holding / [?] # or @ must have it percent-encoded"),
+    ("redis://:pa#ss@h:6379/0", "a password holding / [?] # or @ must have it percent-encoded"),
+    ("rediss+sentinel://u:12/main?secret@h1/main", "a password holding / [?] # or @ must have it percent-encoded"),
     ("redis://:secret@h/0?socket_timeout=3&socket_timeout=4", "[?]socket_timeout= is given more than once"),
     ("rediss+sentinel://:secret@h1", "needs /<master-name>"),
     ("unix:///run/redis.sock?password=secret&db=abc", "the database after the host"),
