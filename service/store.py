@@ -217,10 +217,13 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
             raise ParlorError("STORE_UNAVAILABLE", exc.message) from exc
         except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError, ClusterError,
                 RedisClusterException) as exc:
-            if isinstance(exc, redis.ResponseError) and _reply_code(exc) not in _UNAVAILABLE_REPLIES:
+            code = _reply_code(exc) if isinstance(exc, redis.ResponseError) else None
+            if code is not None and code not in _UNAVAILABLE_REPLIES:
                 raise
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             _warn("redis unavailable", fn.__name__, str(exc))
+            if code == "READONLY":
+                await args[0].reconnect()
             raise ParlorError("STORE_UNAVAILABLE", _NOT_RUN) from exc
     return wrapper
 
@@ -348,6 +351,17 @@ class MatchStore:
         Redis again when it runs out."""
         self._refuse_until = time.monotonic() + seconds if seconds else 0.0
         self._refused_because = because
+
+    async def reconnect(self) -> None:
+        """Closes the idle connections (those in use close as they come back
+        with the same answer), so that the next commands connect anew. After a
+        READONLY answer: the server they reach became a replica, as after a
+        failover behind one name (a managed Redis's primary endpoint, a Service
+        in front of the primary), and PING answers there as ever. Sentinel's
+        client does the same by itself; Cluster's follows the slots."""
+        pool = getattr(self.redis, "connection_pool", None)
+        if pool is not None:
+            await pool.disconnect(inuse_connections=False)
 
     @_store_errors
     async def ping(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -16,7 +17,7 @@ import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from parlor.v1 import parlor_pb2 as pb
-from service.embedded_redis import cli_binary
+from service.embedded_redis import EmbeddedRedis, cli_binary
 
 from ..support import Stack, auth, new_grpc_match, new_rest_match, play_rest_to_end
 
@@ -250,3 +251,95 @@ def test_a_full_redis_refuses_actions_cleanly_and_they_go_through_once_it_has_ro
     reply = rest.post(f"/v1/matches/{match_id}/actions", bid, token=tokens[0])
     assert reply.status == 200 and reply.body["match"]["version"] == before["version"] + 1
     assert "Traceback" not in stack.log("service") + stack.log("gateway")
+
+
+class Forwarder:
+    """A TCP forwarder standing in for a name that moves on failover (a managed
+    Redis's primary endpoint, a Service in front of the primary): connections
+    made after `point_at` reach the new target, those made before stay where
+    they were, as DNS changes leave open connections alone."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.open: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def point_at(self, port: int) -> None:
+        self.target = port
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            self.open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.server.close()
+        for s in self.open:
+            s.close()
+
+
+def test_after_a_failover_behind_one_name_calls_reach_the_new_primary():
+    """A failover behind the name REDIS_URL gives: the old primary becomes a
+    replica (writes answered READONLY) and the name leads to the new one. The
+    connections already open still reach the old primary, whose PING answers
+    as ever: a write refused READONLY is 503 STORE_UNAVAILABLE, and the service
+    drops those connections, so that the next calls connect anew and reach the
+    new primary. Before, every write failed until the service restarted."""
+    with EmbeddedRedis() as old, EmbeddedRedis() as new:
+        new_client, old_client = redis.Redis(port=new.port), redis.Redis(port=old.port)
+        new_client.replicaof("127.0.0.1", old.port)
+        forwarder = Forwarder(old.port)
+        stack = Stack(redis_url=f"redis://127.0.0.1:{forwarder.port}/0",
+                      env={"PARLOR_ALLOW_FIXED_SEED": "1"}).start()
+        try:
+            rest = stack.rest()
+            match, tokens = new_rest_match(rest, "what_the_heck", 3)
+            path = f"/v1/matches/{match['matchId']}"
+            assert rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": 1}}},
+                             token=tokens[0]).status == 200
+            assert wait_for(lambda: new_client.info("replication")["master_link_status"] == "up"
+                            and new_client.get(f"parlor:{{{match['matchId']}}}:state")
+                            == old_client.get(f"parlor:{{{match['matchId']}}}:state"), timeout=10)
+            # the failover: the replica takes over, the old primary follows it, the name moves
+            new_client.replicaof("NO", "ONE")
+            old_client.replicaof("127.0.0.1", new.port)
+            forwarder.point_at(new.port)
+            answers = []
+            for _ in range(10):
+                reply = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": 2}}}, token=tokens[1])
+                answers.append((reply.status, reply.error))
+                if reply.status == 200:
+                    break
+                time.sleep(0.2)
+            assert answers[-1] == (200, None), answers
+            assert set(answers[:-1]) <= {(503, "STORE_UNAVAILABLE")}, answers
+            assert rest.get(path).body["version"] == 5  # three joins, two bids: none lost, none twice
+            assert new_client.get(f"parlor:{{{match['matchId']}}}:state").startswith(b"5|")
+            rest.close()
+        finally:
+            stack.stop()
+            forwarder.close()
+            new_client.close()
+            old_client.close()
