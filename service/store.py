@@ -202,6 +202,7 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
 
 
 _NOT_RUN = "The match store is unavailable; try again shortly."
+SENTINEL_TIMEOUT = 0.4  # seconds the health check waits for the Sentinels to name the master
 
 
 def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
@@ -222,7 +223,7 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
                 raise
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             _warn("redis unavailable", fn.__name__, str(exc))
-            if code == "READONLY":
+            if code in ("READONLY", "NOREPLICAS"):
                 await args[0].reconnect()
             raise ParlorError("STORE_UNAVAILABLE", _NOT_RUN) from exc
     return wrapper
@@ -354,11 +355,14 @@ class MatchStore:
 
     async def reconnect(self) -> None:
         """Closes the idle connections (those in use close as they come back
-        with the same answer), so that the next commands connect anew. After a
-        READONLY answer: the server they reach became a replica, as after a
-        failover behind one name (a managed Redis's primary endpoint, a Service
-        in front of the primary), and PING answers there as ever. Sentinel's
-        client does the same by itself; Cluster's follows the slots."""
+        with the same answer), so that the next commands connect anew (with
+        Sentinel, to the master the Sentinels name). After a READONLY answer:
+        the server they reach became a replica, as after a failover behind one
+        name (a managed Redis's primary endpoint, a Service in front of the
+        primary), and PING answers there as ever. After NOREPLICAS: an old
+        master that lost its replica to a promotion refuses writes
+        (min-replicas-to-write) until it is made a replica itself. Cluster's
+        client follows the slots."""
         pool = getattr(self.redis, "connection_pool", None)
         if pool is not None:
             await pool.disconnect(inuse_connections=False)
@@ -367,7 +371,19 @@ class MatchStore:
     async def ping(self) -> bool:
         """Whether Redis answers; also measures its clock against ours (TIME).
         PING first: Redis answers TIME while it is still loading its data, but
-        PING, like the match commands, with LOADING."""
+        PING, like the match commands, with LOADING. With Sentinel, it first
+        asks the Sentinels for the master: once they name another, the idle
+        connections to the old one are closed (redis-py's pool does so), and
+        the next commands reach the new master, rather than the old one until
+        it is made a replica, seconds later, with the writes it took lost."""
+        pool = getattr(self.redis, "connection_pool", None)
+        if hasattr(pool, "get_master_address"):  # (a Sentinel's pool)
+            try:
+                await asyncio.wait_for(pool.get_master_address(), SENTINEL_TIMEOUT)
+            except (redis.ConnectionError, redis.TimeoutError, asyncio.TimeoutError) as exc:
+                # The Sentinels away or slow: the master may answer all the same
+                # (its connections stay), and health says whether it does.
+                _warn("sentinels not answering", "ping", str(exc) or type(exc).__name__)
         await self.redis.ping()
         sent = self._clock()
         seconds, microseconds = await self.redis.time()

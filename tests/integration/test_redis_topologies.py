@@ -67,6 +67,16 @@ def sentinel_and_play(binary: str, conf: Path, client: redis.Redis, url: str, ma
         try:
             play_one_match(stack)
             assert master.keys("parlor:{*")
+            # The Sentinels go away, the master stays: the service stays ready and
+            # plays on over the connections it has (the health check, asking the
+            # Sentinels where the master is, does not count their silence).
+            sentinel.terminate()
+            sentinel.wait(10)
+            time.sleep(2.5)  # a health check or two
+            rest = stack.rest()
+            assert rest.get("/readyz").status == 200
+            assert rest.post("/v1/matches", {"game": "what_the_heck", "players": 3}).status == 200
+            rest.close()
         finally:
             stack.stop()
     finally:
@@ -253,3 +263,79 @@ def test_tls_sentinel(tls_files):
                           redis.Redis.from_url(f"rediss://127.0.0.1:{port}/0?{options}"),
                           f"rediss+sentinel://127.0.0.1:{port}/parlor-main/0?{options}",
                           redis.Redis.from_url(f"rediss://127.0.0.1:{master_port}/0?{options}"))
+
+
+def test_a_sentinel_failover_loses_no_acknowledged_action():
+    """Sentinel promotes the replica while a match is played. The old master
+    keeps `min-replicas-to-write 1` (as deploy/README.md asks), so from the
+    promotion on it refuses writes (NOREPLICAS) instead of taking ones that its
+    demotion, seconds later, would throw away: those calls are 503, the service
+    drops its connections to it and asks the Sentinels where the master is now,
+    and within seconds actions land on the new master. Every action answered
+    200 is there."""
+    with EmbeddedRedis(extra_args=("--min-replicas-to-write", "1", "--min-replicas-max-lag", "10")) as master, \
+            EmbeddedRedis() as replica, tempfile.TemporaryDirectory() as work:
+        old, new = redis.Redis(port=master.port), redis.Redis(port=replica.port)
+        new.replicaof("127.0.0.1", master.port)
+        deadline = time.monotonic() + 10
+        while new.info("replication")["master_link_status"] != "up":
+            assert time.monotonic() < deadline, "the replica did not sync"
+            time.sleep(0.05)
+        port = free_port()
+        conf = Path(work) / "sentinel.conf"
+        conf.write_text(f"port {port}\nbind 127.0.0.1\ndir {work}\n"
+                        f"sentinel monitor parlor-main 127.0.0.1 {master.port} 1\n")
+        sentinel = subprocess.Popen([server_binary(), str(conf), "--sentinel"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        watcher = redis.Redis(port=port)
+        stack = None
+        try:
+            while True:  # the Sentinel knows the replica (it can fail over to it)
+                try:
+                    if watcher.execute_command("SENTINEL", "REPLICAS", "parlor-main"):
+                        break
+                except redis.ConnectionError:
+                    pass
+                assert time.monotonic() < deadline, "the Sentinel did not find the replica"
+                time.sleep(0.1)
+            stack = Stack(redis_url=f"redis+sentinel://127.0.0.1:{port}/parlor-main/0",
+                          env={"PARLOR_ALLOW_FIXED_SEED": "1"}).start()
+            rest = stack.rest()
+            match, tokens = new_rest_match(rest, "what_the_heck", 3)
+            path = f"/v1/matches/{match['matchId']}"
+            hands = [list(range(1, 16)) for _ in tokens]
+            accepted = 0
+
+            def bid(seat: int) -> tuple[int, str | None]:
+                nonlocal accepted
+                reply = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": hands[seat][0]}}},
+                                  token=tokens[seat])
+                if reply.status == 200:
+                    hands[seat].pop(0)
+                    accepted += 1
+                return reply.status, reply.error
+
+            assert bid(0) == (200, None)
+            watcher.execute_command("SENTINEL", "FAILOVER", "parlor-main")
+            started, answers = time.monotonic(), []
+            while time.monotonic() - started < 6 and accepted < 30:
+                answers.append((round(time.monotonic() - started, 1), *bid(accepted % 3)))
+                time.sleep(0.05)
+            refused = {answer[1:] for answer in answers if answer[1] != 200}
+            assert refused <= {(503, "STORE_UNAVAILABLE")}, answers
+            late = [answer for answer in answers if answer[1] == 200]
+            assert late and late[0][0] < 4, f"no action landed within 4 s of the failover: {answers}"
+            assert accepted >= 10, answers
+            # every action answered 200 is on the new master, none twice
+            state = new.get(f"parlor:{{{match['matchId']}}}:state")
+            assert state.startswith(b"%d|" % (3 + accepted)), (state[:4], accepted, answers)
+            assert rest.get(path).body["version"] == 3 + accepted
+            rest.close()
+        finally:
+            if stack is not None:
+                stack.stop()
+            sentinel.terminate()
+            sentinel.wait(10)
+            watcher.close()
+            old.close()
+            new.close()
