@@ -105,6 +105,7 @@ class RedisHealth:
         self.servicer = servicer
         self.abandoned_ttl = abandoned_ttl
         self._tasks: list[asyncio.Task] = []
+        self._follower: asyncio.Task | None = None  # asking the Sentinels where the master is
         self._silent = 0  # checks in a row that got no answer
         self._failed = 0  # checks in a row that failed, in any way (while any, the next comes sooner)
         self._served = False  # health has been SERVING at least once (it stays True)
@@ -116,6 +117,10 @@ class RedisHealth:
         silent = False  # no answer at all, as opposed to an error reply
         refused = None  # the Redis user may not run a command the check sends
         error = None  # an unexpected failure, as logged
+        # With Sentinel, also where the master is now (a failover), in a task of
+        # its own: the Sentinels' silence must neither fail nor slow the check.
+        if self._follower is None or self._follower.done():
+            self._follower = asyncio.create_task(self.store.follow_master(), name="sentinel-master")
         try:
             healthy = await asyncio.wait_for(self.store.ping(), HEALTH_TIMEOUT)
             self.failure = None if healthy else "an unexpected answer"
@@ -164,8 +169,9 @@ class RedisHealth:
                        asyncio.create_task(self._count(), name="active-matches")]
 
     def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
+        for task in (*self._tasks, self._follower):
+            if task is not None:
+                task.cancel()
 
     async def _run(self) -> None:
         was = None

@@ -202,7 +202,7 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
 
 
 _NOT_RUN = "The match store is unavailable; try again shortly."
-SENTINEL_TIMEOUT = 0.4  # seconds the health check waits for the Sentinels to name the master
+SENTINEL_TIMEOUT = 5.0  # seconds follow_master() waits for the Sentinels (each is tried in turn)
 
 
 def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
@@ -218,12 +218,13 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
             raise ParlorError("STORE_UNAVAILABLE", exc.message) from exc
         except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError, ClusterError,
                 RedisClusterException) as exc:
-            code = _reply_code(exc) if isinstance(exc, redis.ResponseError) else None
+            code = _reply_code(exc) if isinstance(exc, redis.ResponseError) \
+                else "LOADING" if isinstance(exc, BusyLoadingError) else None  # (a ConnectionError in redis-py)
             if code is not None and code not in _UNAVAILABLE_REPLIES:
                 raise
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             _warn("redis unavailable", fn.__name__, str(exc))
-            if code in ("READONLY", "NOREPLICAS"):
+            if code in _ELSEWHERE_REPLIES or "previous master is now a slave" in str(exc):
                 await args[0].reconnect()
             raise ParlorError("STORE_UNAVAILABLE", _NOT_RUN) from exc
     return wrapper
@@ -234,6 +235,11 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
 # answered BUSY), so the caller may simply try again.
 _UNAVAILABLE_REPLIES = frozenset({"BUSY", "LOADING", "CLUSTERDOWN", "TRYAGAIN", "MASTERDOWN", "READONLY",
                                   "NOREPLICAS", "NOSCRIPT", "OOM", "MISCONF"})
+# Of those, the replies of a server that is no longer (or not yet again) the
+# primary, as after a failover: the connections to it are closed (reconnect()).
+# Sentinel's client words READONLY "The previous master is now a slave".
+_ELSEWHERE_REPLIES = frozenset({"READONLY", "NOREPLICAS", "LOADING", "MASTERDOWN"})
+RECONNECT_EVERY = 1.0  # seconds: reconnect() closes connections at most this often
 
 WARN_EVERY = 1.0  # seconds: at most one warning per kind and operation, with a count of the rest
 _warned: dict[tuple[str, str], tuple[float, int]] = {}
@@ -332,6 +338,8 @@ class MatchStore:
         # Until when (time.monotonic()) calls fail at once: see refuse_for().
         self._refuse_until = 0.0
         self._refused_because: str | None = None
+        self._reconnected = -math.inf  # when reconnect() last closed connections (time.monotonic())
+        self._sentinels_failing = False
         # Redis's clock minus ours, in ms, as the last ping() measured it: a
         # write's window is set on Redis's clock, however far ours is off.
         self.clock_offset_ms = 0.0
@@ -363,27 +371,44 @@ class MatchStore:
         master that lost its replica to a promotion refuses writes
         (min-replicas-to-write) until it is made a replica itself. Cluster's
         client follows the slots."""
+        now = time.monotonic()
         pool = getattr(self.redis, "connection_pool", None)
-        if pool is not None:
+        if pool is None or now - self._reconnected < RECONNECT_EVERY:
+            return  # (a burst of such answers closes the old connections once, not the new ones too)
+        self._reconnected = now
+        try:
             await pool.disconnect(inuse_connections=False)
+        except Exception as exc:  # noqa: BLE001 (a close that timed out: the call still fails as it was)
+            log.warning("redis connections not all closed", extra={"error": str(exc)[:200]})
+
+    async def follow_master(self) -> None:
+        """With Sentinel: asks the Sentinels which server is the master; once
+        they name another, redis-py's pool closes the idle connections to the
+        old one, and the next commands reach the new master, rather than the old
+        one until it is made a replica, seconds later, with the writes it took
+        lost. The health check calls it (one at a time), apart from its own
+        timed checks: the Sentinels' silence or refusal is logged (when it
+        starts and ends) and changes nothing else, since the master may answer
+        all the same."""
+        pool = getattr(self.redis, "connection_pool", None)
+        if not hasattr(pool, "get_master_address"):
+            return
+        try:
+            await asyncio.wait_for(pool.get_master_address(), SENTINEL_TIMEOUT)
+            if self._sentinels_failing:
+                log.info("sentinels answer again")
+            self._sentinels_failing = False
+        except (redis.RedisError, asyncio.TimeoutError) as exc:
+            if not self._sentinels_failing:
+                log.warning("sentinels do not say which server is the master",
+                            extra={"error": str(exc)[:200] or type(exc).__name__})
+            self._sentinels_failing = True
 
     @_store_errors
     async def ping(self) -> bool:
         """Whether Redis answers; also measures its clock against ours (TIME).
         PING first: Redis answers TIME while it is still loading its data, but
-        PING, like the match commands, with LOADING. With Sentinel, it first
-        asks the Sentinels for the master: once they name another, the idle
-        connections to the old one are closed (redis-py's pool does so), and
-        the next commands reach the new master, rather than the old one until
-        it is made a replica, seconds later, with the writes it took lost."""
-        pool = getattr(self.redis, "connection_pool", None)
-        if hasattr(pool, "get_master_address"):  # (a Sentinel's pool)
-            try:
-                await asyncio.wait_for(pool.get_master_address(), SENTINEL_TIMEOUT)
-            except (redis.ConnectionError, redis.TimeoutError, asyncio.TimeoutError) as exc:
-                # The Sentinels away or slow: the master may answer all the same
-                # (its connections stay), and health says whether it does.
-                _warn("sentinels not answering", "ping", str(exc) or type(exc).__name__)
+        PING, like the match commands, with LOADING."""
         await self.redis.ping()
         sent = self._clock()
         seconds, microseconds = await self.redis.time()

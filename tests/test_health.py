@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 import redis
@@ -15,9 +16,16 @@ from service.server import REFUSE_SECONDS, RedisHealth
 class Store:
     """What RedisHealth uses of MatchStore: ping() answers from a script."""
 
-    def __init__(self, *outcomes):
+    def __init__(self, *outcomes, sentinels_hang: bool = False):
         self.outcomes = list(outcomes)
         self.refusals: list[float] = []
+        self.sentinels_hang = sentinels_hang
+        self.asked_sentinels = 0
+
+    async def follow_master(self):
+        self.asked_sentinels += 1
+        if self.sentinels_hang:
+            await asyncio.sleep(10)
 
     async def ping(self):
         outcome = self.outcomes.pop(0)
@@ -57,6 +65,21 @@ def test_calls_are_refused_from_the_second_check_in_a_row_without_an_answer(monk
     # (what each check reports: SERVING through one failed check, see below)
     assert checks(store, 6) == [True, True, False, False, True, True]
     assert store.refusals == [0, 0, REFUSE_SECONDS, REFUSE_SECONDS, 0, 0]
+
+
+def test_sentinels_that_hang_neither_fail_nor_slow_the_checks(monkeypatch):
+    """Each check also has the Sentinels asked where the master is (a failover),
+    apart from its own timed ping: one question at a time, however long they
+    take to answer."""
+    monkeypatch.setattr("service.server.HEALTH_TIMEOUT", 0.2)
+    store = Store(True, True, True, sentinels_hang=True)
+    started = time.monotonic()
+    assert checks(store, 3) == [True, True, True]
+    assert time.monotonic() - started < 0.5
+    assert store.asked_sentinels == 1  # (the first question is still open)
+    quick = Store(True, True)
+    checks(quick, 2)
+    assert quick.asked_sentinels >= 1
 
 
 def test_error_replies_are_not_serving_but_refuse_no_calls():

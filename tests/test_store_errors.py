@@ -89,3 +89,53 @@ def test_other_replies_are_ours_to_fix(reply):
 def test_a_failed_write_says_whether_it_may_have_been_made(error, words):
     assert outcome(error) == words
     assert outcome(error, op="load") == "not run"  # a read changes nothing either way
+
+
+class Pool:
+    """A connection pool that counts how often its idle connections are closed."""
+
+    def __init__(self, fails: bool = False) -> None:
+        self.closed = 0
+        self.fails = fails
+
+    async def disconnect(self, inuse_connections: bool = True):
+        assert not inuse_connections  # (commands in flight are left to finish)
+        self.closed += 1
+        if self.fails:
+            raise redis.TimeoutError("Timeout closing the connection")
+
+
+@pytest.mark.parametrize("reply,closes", [
+    ("READONLY You can't write against a read only replica.", True),
+    ("NOREPLICAS Not enough good replicas to write.", True),
+    ("LOADING Redis is loading the dataset in memory", True),
+    ("Error running script (call to f_x): @user_script:9: @user_script: 9: -READONLY You can't write "
+     "against a read only replica.", True),
+    ("BUSY Redis is busy running a script.", False),
+    ("OOM command not allowed when used memory > 'maxmemory'.", False),
+])
+def test_a_reply_from_a_server_no_longer_the_primary_closes_the_idle_connections(reply, closes):
+    """(so that the next commands connect anew, and reach the new primary)"""
+    client = FailingRedis(BaseParser.parse_error(reply))
+    client.connection_pool = Pool()
+    store = MatchStore(client)
+    for _ in range(3):  # a burst of such answers closes them once, not the new ones too
+        with pytest.raises(ParlorError, match=NOT_RUN):
+            asyncio.run(store.load("a" * 24))
+    assert client.connection_pool.closed == (1 if closes else 0)
+
+
+def test_sentinels_word_readonly_their_own_way_and_connections_close_too():
+    client = FailingRedis(redis.ConnectionError("The previous master is now a slave"))
+    client.connection_pool = Pool()
+    with pytest.raises(ParlorError, match=NOT_RUN):
+        asyncio.run(MatchStore(client).load("a" * 24))
+    assert client.connection_pool.closed == 1
+
+
+def test_a_close_that_fails_leaves_the_call_failing_as_it_was():
+    client = FailingRedis(BaseParser.parse_error("READONLY You can't write against a read only replica."))
+    client.connection_pool = Pool(fails=True)
+    with pytest.raises(ParlorError, match=NOT_RUN):
+        asyncio.run(MatchStore(client).load("a" * 24))
+    assert client.connection_pool.closed == 1
