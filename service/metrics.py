@@ -35,6 +35,10 @@ REDIS_ERRORS = Counter("parlor_redis_errors_total",
                        "Redis calls that failed because Redis could not serve them: no connection, a "
                        "timeout, a reply such as BUSY, LOADING, OOM or READONLY, or a write refused as "
                        "too late.", ["op"])
+REDIS_RECONNECTS = Counter("parlor_redis_reconnects_total",
+                           "Times the service closed its idle Redis connections because the server they "
+                           "reach is no longer the primary (READONLY, NOREPLICAS, LOADING, MASTERDOWN): a "
+                           "failover behind REDIS_URL's name.")
 RECORDS = Counter("parlor_record_cache_total",
                   "Match records read, by whether this process still kept the one it wrote last (hit: "
                   "not decoded again; see PARLOR_RECORD_CACHE_MATCHES) or decoded it (miss).", ["result"])

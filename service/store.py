@@ -376,6 +376,7 @@ class MatchStore:
         if pool is None or now - self._reconnected < RECONNECT_EVERY:
             return  # (a burst of such answers closes the old connections once, not the new ones too)
         self._reconnected = now
+        metrics.REDIS_RECONNECTS.inc()
         try:
             await pool.disconnect(inuse_connections=False)
         except Exception as exc:  # noqa: BLE001 (a close that timed out: the call still fails as it was)

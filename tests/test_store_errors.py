@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 import redis
+from prometheus_client import REGISTRY
 from redis._parsers.base import BaseParser
 from redis.exceptions import ClusterError, RedisClusterException
 
@@ -119,10 +120,12 @@ def test_a_reply_from_a_server_no_longer_the_primary_closes_the_idle_connections
     client = FailingRedis(BaseParser.parse_error(reply))
     client.connection_pool = Pool()
     store = MatchStore(client)
+    counted = REGISTRY.get_sample_value("parlor_redis_reconnects_total")
     for _ in range(3):  # a burst of such answers closes them once, not the new ones too
         with pytest.raises(ParlorError, match=NOT_RUN):
             asyncio.run(store.load("a" * 24))
     assert client.connection_pool.closed == (1 if closes else 0)
+    assert REGISTRY.get_sample_value("parlor_redis_reconnects_total") == counted + (1 if closes else 0)
 
 
 def test_sentinels_word_readonly_their_own_way_and_connections_close_too():
