@@ -340,6 +340,7 @@ class MatchStore:
         self._refused_because: str | None = None
         self._reconnected = -math.inf  # when reconnect() last closed connections (time.monotonic())
         self._sentinels_failing = False
+        self._master: tuple[str, int] | None = None  # the master the Sentinels named last
         # Redis's clock minus ours, in ms, as the last ping() measured it: a
         # write's window is set on Redis's clock, however far ours is off.
         self.clock_offset_ms = 0.0
@@ -395,7 +396,12 @@ class MatchStore:
         if not hasattr(pool, "get_master_address"):
             return
         try:
-            await asyncio.wait_for(pool.get_master_address(), SENTINEL_TIMEOUT)
+            now = await asyncio.wait_for(pool.get_master_address(), SENTINEL_TIMEOUT)
+            # (compared with what this asked last: a connection made meanwhile updates the pool's)
+            if self._master is not None and now != self._master:
+                log.warning("redis master moved", extra={"master": f"{now[0]}:{now[1]}"})
+                self.notices.resubscribe()  # (its connection, in use, is not one of the idle ones)
+            self._master = now
             if self._sentinels_failing:
                 log.info("sentinels answer again")
             self._sentinels_failing = False
@@ -539,6 +545,7 @@ class EventNotices:
         self._listener: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         self._failing = False  # the last subscription attempt failed
+        self._moved = False  # resubscribe() asked for a subscription anew
 
     async def watch(self, match_id: str, wait_seconds: float = 1.0) -> asyncio.Event:
         """An event set whenever `match_id` gets new events, from now on;
@@ -559,6 +566,13 @@ class EventNotices:
                 self.unwatch(match_id, notice)
                 raise
         return notice
+
+    def resubscribe(self) -> None:
+        """Makes the subscription anew (its connection is closed and opened
+        again): after a Sentinel failover, to the new master, which the
+        commits publish on; the old one hears nothing until it is made a
+        replica, seconds later."""
+        self._moved = True
 
     def unwatch(self, match_id: str, notice: asyncio.Event) -> None:
         key = keys(match_id)[1].encode()
@@ -604,9 +618,10 @@ class EventNotices:
         wait = self.RETRY_SECONDS[0]
         while self._watchers:
             pubsub = self._client.pubsub()
+            self._moved = False
             try:
                 await pubsub.subscribe(NOTICES)
-                while self._watchers:
+                while self._watchers and not self._moved:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is None:
                         continue

@@ -316,6 +316,7 @@ def test_a_sentinel_failover_loses_no_acknowledged_action():
                 return reply.status, reply.error
 
             assert bid(0) == (200, None)
+            live = Sse(stack.http_port, f"{path}/events")  # a spectator following the match live
             deadline = time.monotonic() + 10
             while new.info("replication").get("slave_repl_offset") != old.info("replication")["master_repl_offset"]:
                 assert time.monotonic() < deadline, "the replica did not catch up"
@@ -344,6 +345,14 @@ def test_a_sentinel_failover_loses_no_acknowledged_action():
             # (before: 503 until the Sentinels made the old master a replica, ~10 s)
             assert late and late[0][0] < 6, f"no action landed within 6 s of the promotion: {answers}"
             assert accepted == 12, answers
+            # The live stream hears of them within seconds too: the service subscribes
+            # anew once the Sentinels name the new master (before: at the stream's next
+            # keep-alive, 15 s, as the old master heard no notices).
+            played = time.monotonic()
+            while live.events(1)[0]["version"] < 3 + accepted:
+                pass
+            assert time.monotonic() - played < 5, "the live stream waited for its keep-alive"
+            live.close()
             # every action answered 200 is on the new master, none twice
             state = new.get(f"parlor:{{{match['matchId']}}}:state")
             assert state.startswith(b"%d|" % (3 + accepted)), (state[:4], accepted, answers)
