@@ -52,6 +52,15 @@ def _log_level(name: str) -> str:
 REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+sentinel", "rediss+sentinel", "redis+cluster", "rediss+cluster")
 
 
+def topology(url: str) -> tuple[str, str]:
+    """What a REDIS_URL names, "sentinel", "cluster" or "" (one server), and
+    the URL as redis-py reads it: a cluster's under the scheme of one of its
+    nodes (redis:// or rediss://), the others as they are."""
+    scheme, _, rest = url.partition("://")
+    base, _, kind = scheme.partition("+")
+    return kind, f"{base}://{rest}" if kind == "cluster" else url
+
+
 def _redis_url(name: str) -> str:
     """REDIS_URL, if set: one of the schemes connect() reads, with any database
     number (after the host, after a Sentinel master's name, or `?db=`) and any
@@ -81,8 +90,8 @@ def _redis_url(name: str) -> str:
         raise SystemExit(f"{name}: ?{twice[0][:20]}= is given more than once")
     hosts = parts.netloc.rpartition("@")[2]
     steps = [step for step in parts.path.split("/") if step]
-    sentinel = scheme in ("redis+sentinel", "rediss+sentinel")
-    if sentinel:
+    kind, as_redis_py = topology(url)
+    if kind == "sentinel":
         if not steps:
             raise SystemExit(f"{name}: {scheme}:// needs /<master-name> after the hosts")
         try:
@@ -90,7 +99,7 @@ def _redis_url(name: str) -> str:
         except ValueError:
             raise SystemExit(f"{name}: each Sentinel must be host or host:port, the port a number "
                              "(an IPv6 address in brackets)") from None
-        options = dict(parse_qsl(parts.query, keep_blank_values=True))
+        options = dict(query)
         read = ("db", *TLS_FILE_OPTIONS) if scheme == "rediss+sentinel" else ("db",)
         other = sorted(set(options) - set(read))
         if other:
@@ -98,17 +107,15 @@ def _redis_url(name: str) -> str:
                              f"{', '.join('?' + key for key in read)} (not {', '.join(key[:20] for key in other)})")
         _check_tls_files(name, options)
         steps = steps[1:]
-    databases = [value for key, value in parse_qsl(parts.query, keep_blank_values=True) if key == "db"]
+    databases = [value for key, value in query if key == "db"]
     if scheme != "unix":
         databases += steps
     if not all(db.isdigit() for db in databases):  # (a "/" in a password, not percent-encoded, lands here)
         raise SystemExit(f"{name}: the database after the host must be a number, as must ?db= (a password "
                          "holding / ? # or @ must have it percent-encoded, e.g. %2F)")
-    cluster = scheme in ("redis+cluster", "rediss+cluster")
-    if cluster and any(int(db) != 0 for db in databases):
+    if kind == "cluster" and any(int(db) != 0 for db in databases):
         raise SystemExit(f"{name}: Redis Cluster has only database 0")
-    if not sentinel:  # the rest as redis-py reads it: port, host, query options
-        as_redis_py = scheme.partition("+")[0] + "://" + url.partition("://")[2] if cluster else url
+    if kind != "sentinel":  # the rest as redis-py reads it: port, host, query options
         try:
             read = parse_url(as_redis_py)
         except ValueError as exc:  # (its messages quote no password)

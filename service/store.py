@@ -40,7 +40,7 @@ from redis.exceptions import BusyLoadingError, ClusterError, RedisClusterExcepti
 from redis.maint_notifications import MaintNotificationsConfig
 
 from . import logs, metrics
-from .config import TLS_FILE_OPTIONS, sentinel_hosts
+from .config import TLS_FILE_OPTIONS, sentinel_hosts, topology
 from .errors import ParlorError
 
 log = logging.getLogger(__name__)
@@ -174,8 +174,8 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
     no_notices = MaintNotificationsConfig(enabled=False)
     common = dict(socket_timeout=5, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0),
                   health_check_interval=15, maint_notifications_config=no_notices)
-    scheme, _, rest = url.partition("://")
-    if scheme in ("redis+sentinel", "rediss+sentinel"):
+    kind, as_redis_py = topology(url)
+    if kind == "sentinel":
         from redis.asyncio.sentinel import Sentinel
 
         parts = urlsplit(url)  # (checked by config._redis_url)
@@ -185,19 +185,18 @@ def connect(url: str, pubsub: bool = False) -> aredis.Redis:
         password = unquote(parts.password) if parts.password else None
         # TLS to the Sentinels and to the master alike
         tls = {"ssl": True, **{k: v for k, v in query.items() if k in TLS_FILE_OPTIONS}} \
-            if scheme == "rediss+sentinel" else {}
+            if url.startswith("rediss+") else {}
         # (sentinel_kwargs, once given, are all a Sentinel connection gets: its timeouts too)
         sentinel = Sentinel(sentinel_hosts(parts.netloc.rpartition("@")[2]), socket_timeout=2,
                             sentinel_kwargs={"password": password, "socket_timeout": 2,
                                              "socket_connect_timeout": 2, **tls})
         return sentinel.master_for(path[0], db=int(db), password=password, **tls, **common)
-    if scheme in ("redis+cluster", "rediss+cluster"):
+    if kind == "cluster":
         from redis.asyncio.cluster import RedisCluster
 
-        plain = scheme.partition("+")[0] + "://" + rest  # (redis:// or rediss://, as redis-py reads them)
         if pubsub:
-            return aredis.Redis.from_url(plain, **common)
-        return RedisCluster.from_url(plain, **common)
+            return aredis.Redis.from_url(as_redis_py, **common)
+        return RedisCluster.from_url(as_redis_py, **common)
     return aredis.Redis.from_url(url, **common)
 
 
@@ -224,7 +223,7 @@ def _store_errors(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]
                 raise
             metrics.REDIS_ERRORS.labels(fn.__name__).inc()
             _warn("redis unavailable", fn.__name__, str(exc))
-            if code in _ELSEWHERE_REPLIES or "previous master is now a slave" in str(exc):
+            if code in _ELSEWHERE_REPLIES or _DEMOTED in str(exc):
                 await args[0].reconnect()
             raise ParlorError("STORE_UNAVAILABLE", _NOT_RUN) from exc
     return wrapper
@@ -237,8 +236,9 @@ _UNAVAILABLE_REPLIES = frozenset({"BUSY", "LOADING", "CLUSTERDOWN", "TRYAGAIN", 
                                   "NOREPLICAS", "NOSCRIPT", "OOM", "MISCONF"})
 # Of those, the replies of a server that is no longer (or not yet again) the
 # primary, as after a failover: the connections to it are closed (reconnect()).
-# Sentinel's client words READONLY "The previous master is now a slave".
+# Sentinel's client words READONLY its own way (_DEMOTED).
 _ELSEWHERE_REPLIES = frozenset({"READONLY", "NOREPLICAS", "LOADING", "MASTERDOWN"})
+_DEMOTED = "previous master is now a slave"
 RECONNECT_EVERY = 1.0  # seconds: reconnect() closes connections at most this often
 
 WARN_EVERY = 1.0  # seconds: at most one warning per kind and operation, with a count of the rest
@@ -286,7 +286,7 @@ def _maybe_sent(exc: Exception) -> bool:
     return not (isinstance(exc, BusyLoadingError)
                 or (text.startswith("Error ") and " connecting to " in text)
                 or text.startswith("Timeout connecting to ")
-                or "previous master is now a slave" in text)
+                or _DEMOTED in text)
 
 
 def _one_of_many(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
