@@ -9,8 +9,8 @@ import time
 
 from flask import Flask, g, request
 
-from service import logs
-from service.config import Settings
+from parlor.common import logs
+from parlor.common.config import Settings
 
 from . import cors, errors
 from .client import ServiceClient

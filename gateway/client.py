@@ -18,8 +18,8 @@ import threading
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from parlor.common.config import CLIENT_CHANNEL_OPTIONS
 from parlor.v1 import parlor_pb2, parlor_pb2_grpc
-from service.config import CLIENT_CHANNEL_OPTIONS
 
 from .errors import every_replica_unhealthy
 

@@ -14,7 +14,7 @@ import orjson
 from flask import Flask, Response, current_app
 from werkzeug.exceptions import HTTPException
 
-from service.errors import ParlorError, error_info
+from parlor.common.errors import ParlorError, error_info
 
 log = logging.getLogger(__name__)
 

@@ -20,11 +20,11 @@ from gunicorn import util
 from gunicorn.glogging import Logger
 from gunicorn.workers import base, gthread
 
-from gateway import stream_slots, streams
-from gateway.deadlines import DEADLINES
-from gateway.readahead import Request
-from service import logs
-from service.config import Settings, host_port
+from parlor.common import logs
+from parlor.common.config import Settings, host_port
+from parlor.gateway import stream_slots, streams
+from parlor.gateway.deadlines import DEADLINES
+from parlor.gateway.readahead import Request
 
 _settings = Settings.from_env()
 
@@ -113,7 +113,7 @@ class GatewayWorker(gthread.ThreadWorker):
                                                   "on_pending_socket_readable",
                                                   "on_client_socket_readable", "murder_pending"))
             and not self.cfg.is_ssl and getattr(self.cfg, "http2_cleartext", "off") == "off")
-        from gateway.metrics import CONNECTIONS_CUT, CUT_REASONS  # (PROMETHEUS_MULTIPROC_DIR is set by now)
+        from parlor.gateway.metrics import CONNECTIONS_CUT, CUT_REASONS  # (PROMETHEUS_MULTIPROC_DIR is set by now)
 
         for reason in CUT_REASONS:
             CONNECTIONS_CUT.labels(reason)  # shown from the start, at 0
@@ -483,7 +483,7 @@ class _Logger(Logger):
 
 def _log_cut(log, reason: str) -> None:
     """A connection closed because its client was too slow: logged and counted."""
-    from gateway.metrics import connection_cut
+    from parlor.gateway.metrics import connection_cut
 
     if reason == "stalled":
         log.info("closed a connection that stalled for %d s", _settings.client_timeout)
@@ -505,7 +505,7 @@ def _write_json_error(sock, status: int, _reason: str, _message: str) -> None:
     # master loads the gateway package too (for DEADLINES), and so grpc: harmless,
     # as no gRPC channel is made before the fork (each worker makes its own).
     # (gunicorn's reason can be wrong for the status, "501 Bad Request": not used.)
-    from gateway.errors import protocol_error
+    from parlor.gateway.errors import protocol_error
 
     status_line, body = protocol_error(status)
     head = (f"HTTP/1.1 {status_line}\r\nConnection: close\r\nContent-Type: application/json\r\n"
@@ -518,7 +518,7 @@ errorlog = "-"
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "service.logs.JsonFormatter"}},
+    "formatters": {"json": {"()": "parlor.common.logs.JsonFormatter"}},
     "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "json",
                             "stream": "ext://sys.stdout"}},
     "root": {"level": _settings.log_level, "handlers": ["stdout"]},

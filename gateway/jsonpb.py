@@ -18,9 +18,9 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from parlor.common.config import MIN_BODY_BYTES
+from parlor.common.errors import MESSAGE_BYTES, clip, lower_camel
 from parlor.v1 import parlor_pb2 as pb
-from service.config import MIN_BODY_BYTES
-from service.errors import MESSAGE_BYTES, clip, lower_camel
 
 from .deadlines import DEADLINES
 from .errors import UNREAD_BODY, ApiError

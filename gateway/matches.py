@@ -6,8 +6,8 @@ import re
 
 from flask import Blueprint, current_app, g, request
 
+from parlor.common.errors import bearer, clip
 from parlor.v1 import parlor_pb2 as pb
-from service.errors import bearer, clip
 
 from . import streams
 from .errors import ApiError, json_response

@@ -8,8 +8,7 @@ import os
 from functools import cache
 
 from flask import Blueprint, Response
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram,
-                               generate_latest, multiprocess)
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 
 REQUESTS = Counter("parlor_http_requests_total", "REST requests by method, route and status.",
                    ["method", "route", "status"])

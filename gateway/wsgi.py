@@ -1,7 +1,7 @@
-"""The WSGI entry point gunicorn loads: `gateway.wsgi:app`."""
+"""The WSGI entry point gunicorn loads: `parlor.gateway.wsgi:app`."""
 
-from service import logs
-from service.config import Settings
+from parlor.common import logs
+from parlor.common.config import Settings
 
 from . import create_app
 

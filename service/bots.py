@@ -23,11 +23,10 @@ from typing import Callable, Iterator, Protocol, Sequence
 
 import grpc
 
+from parlor.common.config import CLIENT_CHANNEL_OPTIONS
+from parlor.common.errors import error_info
 from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
-
-from .config import CLIENT_CHANNEL_OPTIONS
-from .errors import error_info
 
 RPC_TIMEOUT = 10.0        # seconds, for every unary call
 RETRY_SECONDS = 25.0      # how long a safe call is tried again while the service is unreachable

@@ -18,9 +18,9 @@ import sys
 import time
 import urllib.request
 
-from .config import Settings, cannot_listen, host_port, redacted_url
+from parlor.common.config import Settings, cannot_listen, host_port, redacted_url
 
-GATEWAY_ARGS = ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf", "gateway.wsgi:app"]
+GATEWAY_ARGS = ["-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf", "parlor.gateway.wsgi:app"]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,7 +94,7 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
     # The gateway starts once the service serves: a gateway worker that tried
     # the service before it was up backs off (up to a second) and would answer
     # 503 after the banner said Parlor was running.
-    children = [subprocess.Popen([sys.executable, "-m", "service.server"], env=env)]
+    children = [subprocess.Popen([sys.executable, "-m", "parlor.service.server"], env=env)]
     stopping = False
 
     def stop(signum=None, _frame=None):

@@ -29,12 +29,12 @@ from typing import Any, AsyncIterator, Awaitable, Iterator
 
 import orjson
 
+from parlor.common.config import Settings
+from parlor.common.errors import ParlorError
 from parlor.v1 import parlor_pb2 as pb
 
 from . import games, metrics, wire
 from .allowance import Allowance
-from .config import Settings
-from .errors import ParlorError
 from .games.base import Event, Game, OptionError, RulesError, shown
 from .games.rng import Rng
 from .record import Record, RecordCache

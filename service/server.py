@@ -19,9 +19,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from prometheus_client import start_http_server
 
-from . import logs, metrics
-from .config import Settings, cannot_listen, host_port, redacted_url
-from .errors import ParlorError
+from parlor.common import logs
+from parlor.common.config import Settings, cannot_listen, host_port, redacted_url
+from parlor.common.errors import ParlorError
+
+from . import metrics
 from .matches import Matches
 from .servicer import SERVICE_NAME, ParlorServicer, add_to_server
 from .store import MatchStore, connect

@@ -15,11 +15,11 @@ import grpc
 from google.protobuf import message_factory
 from google.protobuf.message import DecodeError
 
+from parlor.common import logs
+from parlor.common.errors import ParlorError, bearer
 from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
 
-from . import logs
-from .errors import ParlorError, bearer
 from .matches import Matches
 
 log = logging.getLogger(__name__)

@@ -39,9 +39,11 @@ from redis.backoff import NoBackoff
 from redis.exceptions import BusyLoadingError, ClusterError, RedisClusterException
 from redis.maint_notifications import MaintNotificationsConfig
 
-from . import logs, metrics
-from .config import TLS_FILE_OPTIONS, sentinel_hosts, topology
-from .errors import ParlorError
+from parlor.common import logs
+from parlor.common.config import TLS_FILE_OPTIONS, sentinel_hosts, topology
+from parlor.common.errors import ParlorError
+
+from . import metrics
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

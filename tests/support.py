@@ -17,9 +17,9 @@ from typing import Any
 
 import grpc
 
+from parlor.service.embedded_redis import EmbeddedRedis, free_port
 from parlor.v1 import parlor_pb2 as pb
 from parlor.v1 import parlor_pb2_grpc
-from service.embedded_redis import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -197,7 +197,7 @@ def _wait(check, what: str, timeout: float = 20.0, proc: subprocess.Popen | None
 
 @dataclass
 class Stack:
-    """Redis + `python -m service.server` + gunicorn(gateway), started for real."""
+    """Redis + `python -m parlor.service.server` + gunicorn(gateway), started for real."""
 
     env: dict[str, str] = field(default_factory=dict)
     redis_appendonly: bool = False
@@ -256,13 +256,13 @@ class Stack:
         return proc
 
     def start_service(self) -> None:
-        proc = self._spawn("service", ["-m", "service.server"])
+        proc = self._spawn("service", ["-m", "parlor.service.server"])
         _wait(lambda: self._grpc_up(), "the gRPC service", proc=proc)
 
     def start_gateway(self, *gunicorn_args: str) -> None:
         """gunicorn as the gateway runs it; `gunicorn_args` override its settings."""
-        proc = self._spawn("gateway", ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
-                                       *gunicorn_args, "gateway.wsgi:app"])
+        proc = self._spawn("gateway", ["-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf",
+                                       *gunicorn_args, "parlor.gateway.wsgi:app"])
         rest = Rest(self.http_port)
         _wait(lambda: self._http_up(rest), "the gateway", proc=proc)
         rest.close()
@@ -386,5 +386,5 @@ def play_rest_to_end(rest: Rest, match_id: str, tokens: list[str], chooser, max_
 
 def match_memory(client, match_id: str) -> int:
     """Bytes Redis uses for a match's keys (MEMORY USAGE), with a plain client."""
-    from service.store import keys
+    from parlor.service.store import keys
     return sum(client.memory_usage(key, samples=0) or 0 for key in keys(match_id))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.allowance import Allowance
+from parlor.service.allowance import Allowance
 
 
 class Clock:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from service.config import Settings, redacted_url
+from parlor.common.config import Settings, redacted_url
 
 # Every whole-number variable with its smallest and largest accepted values.
 NUMBERS = {
@@ -238,7 +238,7 @@ def test_gateway_health_checking_is_off_unless_asked(monkeypatch):
 def test_sentinel_urls_name_their_sentinels_and_database(monkeypatch, url, sentinels, db):
     """A Sentinel without a port is on 26379; the database comes after the
     master's name or in ?db=. (No connection is made to build the client.)"""
-    from service.store import connect
+    from parlor.service.store import connect
 
     monkeypatch.setenv("REDIS_URL", url)
     client = connect(Settings.from_env().redis_url)
@@ -266,7 +266,7 @@ def test_a_service_target_without_a_host_and_port_stops(monkeypatch, target):
 
 
 def test_a_blank_redis_server_variable_counts_as_unset(monkeypatch):
-    from service.embedded_redis import server_binary
+    from parlor.service.embedded_redis import server_binary
 
     monkeypatch.delenv("PARLOR_REDIS_SERVER", raising=False)
     default = server_binary()

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from gateway import create_app
-from service.config import Settings
+from parlor.common.config import Settings
+from parlor.gateway import create_app
 
 APP = "https://app.example.com"
 
@@ -71,7 +71,7 @@ def test_errors_carry_the_headers_too():
                                    "https://app.example.com:99999", "https://user@app.example.com"])
 def test_a_bad_origin_setting_stops_the_server(value):
     env = dict(os.environ, PARLOR_CORS_ORIGINS=value)
-    done = subprocess.run([sys.executable, "-c", "from service.config import Settings; Settings.from_env()"],
+    done = subprocess.run([sys.executable, "-c", "from parlor.common.config import Settings; Settings.from_env()"],
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "PARLOR_CORS_ORIGINS" in done.stderr
 

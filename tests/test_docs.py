@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_environment_variable_is_documented():
-    code = "".join(p.read_text() for folder in ("service", "gateway")
+    code = "".join(p.read_text() for folder in ("service", "gateway", "proto/parlor")
                    for p in (ROOT / folder).rglob("*.py"))
     used = set(re.findall(r'"((?:PARLOR|REDIS|PROMETHEUS)_[A-Z_]+)"', code))
     readme = (ROOT / "README.md").read_text()
@@ -29,7 +29,7 @@ def test_every_reason_an_engine_gives_is_in_the_readme():
     shared base's and those every game gives), and the table names no other."""
     import ast
 
-    from service.games import GAMES
+    from parlor.service.games import GAMES
 
     assert set(_TABLE_NAMES) == set(GAMES)
     games_dir = ROOT / "service" / "games"

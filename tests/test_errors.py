@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from service.errors import DETAIL_BYTES, MESSAGE_BYTES, ParlorError, clip
-from service.games.base import shown
+from parlor.common.errors import DETAIL_BYTES, MESSAGE_BYTES, ParlorError, clip
+from parlor.service.games.base import shown
 
 
 def test_clip_cuts_on_a_character_boundary_and_says_so():
@@ -32,12 +32,12 @@ def test_store_failures_are_logged_at_most_once_a_second_each(caplog, monkeypatc
     """In an outage every call fails: one line a second per operation, with a count."""
     import logging
 
-    from service import store
+    from parlor.service import store
 
     clock = [100.0]
     monkeypatch.setattr(store.time, "monotonic", lambda: clock[0])
     monkeypatch.setattr(store, "_warned", {})
-    with caplog.at_level(logging.WARNING, logger="service.store"):
+    with caplog.at_level(logging.WARNING, logger="parlor.service.store"):
         for _ in range(50):
             store._warn("redis unavailable", "load", "Connection refused")
         store._warn("redis unavailable", "commit", "Connection refused")

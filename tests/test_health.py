@@ -9,8 +9,8 @@ import pytest
 import redis
 from grpc_health.v1 import health, health_pb2
 
-from service.errors import ParlorError
-from service.server import REFUSE_SECONDS, RedisHealth
+from parlor.common.errors import ParlorError
+from parlor.service.server import REFUSE_SECONDS, RedisHealth
 
 
 class Store:
@@ -60,7 +60,7 @@ def checks(store: Store, count: int) -> list[bool]:
 
 
 def test_calls_are_refused_from_the_second_check_in_a_row_without_an_answer(monkeypatch):
-    monkeypatch.setattr("service.server.HEALTH_TIMEOUT", 0.05)
+    monkeypatch.setattr("parlor.service.server.HEALTH_TIMEOUT", 0.05)
     store = Store(True, "silent", down(), "silent", True, "silent")
     # (what each check reports: SERVING through one failed check, see below)
     assert checks(store, 6) == [True, True, False, False, True, True]
@@ -71,7 +71,7 @@ def test_sentinels_that_hang_neither_fail_nor_slow_the_checks(monkeypatch):
     """Each check also has the Sentinels asked where the master is (a failover),
     apart from its own timed ping: one question at a time, however long they
     take to answer."""
-    monkeypatch.setattr("service.server.HEALTH_TIMEOUT", 0.2)
+    monkeypatch.setattr("parlor.service.server.HEALTH_TIMEOUT", 0.2)
     store = Store(True, True, True, sentinels_hang=True)
     started = time.monotonic()
     assert checks(store, 3) == [True, True, True]
@@ -120,7 +120,7 @@ def test_a_lasting_unexpected_failure_is_logged_once(caplog):
     logged again."""
     refused = redis.exceptions.NoPermissionError("no permissions to run the 'ping' command")
     store = Store(refused, refused, refused, True, refused, ValueError("odd"))
-    with caplog.at_level("WARNING", logger="service.server"):
+    with caplog.at_level("WARNING", logger="parlor.service.server"):
         assert checks(store, 6) == [False, False, False, True, True, False]  # (SERVING through one)
     logged = [r.error for r in caplog.records if r.getMessage() == "redis health check failed"]
     assert logged == ["NoPermissionError: no permissions to run the 'ping' command"] * 2 + ["ValueError: odd"]
@@ -148,8 +148,8 @@ def test_a_count_hanging_on_redis_does_not_hold_up_the_health_checks(monkeypatch
     """The gauge's count of active matches runs beside the checks: a Redis
     that hangs during it is reported NOT_SERVING at the second failed check,
     not after the count's socket timeout."""
-    monkeypatch.setattr("service.server.HEALTH_INTERVAL", 0.1)
-    monkeypatch.setattr("service.server.RECOVERY_INTERVAL", 0.1)
+    monkeypatch.setattr("parlor.service.server.HEALTH_INTERVAL", 0.1)
+    monkeypatch.setattr("parlor.service.server.RECOVERY_INTERVAL", 0.1)
     servicer = health.aio.HealthServicer()
     keeper = RedisHealth(HangingCount(), servicer, 60)
 
@@ -173,13 +173,13 @@ def test_a_count_hanging_on_redis_does_not_hold_up_the_health_checks(monkeypatch
 ])
 def test_a_redis_that_does_not_answer_at_the_start_is_logged_with_why(monkeypatch, caplog, outcome, error):
     """(A rediss:// URL for a Redis without TLS, say: the service starts, NOT_SERVING.)"""
-    monkeypatch.setattr("service.server.HEALTH_TIMEOUT", 0.05)
+    monkeypatch.setattr("parlor.service.server.HEALTH_TIMEOUT", 0.05)
     keeper = RedisHealth(Store(outcome), health.aio.HealthServicer(), 60)
 
     async def run():
         await keeper.start()
         keeper.stop()
-    with caplog.at_level("WARNING", logger="service.server"):
+    with caplog.at_level("WARNING", logger="parlor.service.server"):
         asyncio.run(run())
     (record,) = [r for r in caplog.records if r.getMessage().startswith("redis does not answer yet")]
     assert record.error == error

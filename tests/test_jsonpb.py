@@ -9,13 +9,13 @@ from google.protobuf import json_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gateway.errors import ApiError
-from gateway.jsonpb import parse, render
+from parlor.common.config import Settings
+from parlor.gateway.errors import ApiError
+from parlor.gateway.jsonpb import parse, render
+from parlor.service.games import GAMES
+from parlor.service.matches import Matches
+from parlor.service.record import Record
 from parlor.v1 import parlor_pb2 as pb
-from service.config import Settings
-from service.games import GAMES
-from service.matches import Matches
-from service.record import Record
 
 from .games import harness
 

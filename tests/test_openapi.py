@@ -2,9 +2,9 @@
 
 import json
 
-from gateway import create_app
-from gateway.openapi import document
-from service.config import Settings
+from parlor.common.config import Settings
+from parlor.gateway import create_app
+from parlor.gateway.openapi import document
 
 
 def test_every_route_is_documented_and_every_ref_resolves():
@@ -44,7 +44,7 @@ def test_match_status_lists_what_a_view_can_carry():
 
 
 def test_what_every_view_and_event_carries_is_required_and_always_rendered():
-    from gateway.jsonpb import render
+    from parlor.gateway.jsonpb import render
     from parlor.v1 import parlor_pb2 as pb
 
     schemas = document()["components"]["schemas"]
@@ -63,8 +63,8 @@ def test_every_field_a_reply_schema_requires_is_rendered_even_when_unset():
     holds whole matches' replies to)."""
     from google.protobuf import message_factory
 
-    from gateway.jsonpb import render
-    from gateway.openapi import _ALWAYS_SENT
+    from parlor.gateway.jsonpb import render
+    from parlor.gateway.openapi import _ALWAYS_SENT
     from parlor.v1 import parlor_pb2 as pb
 
     schemas = document()["components"]["schemas"]
@@ -97,8 +97,8 @@ def test_request_bodies_allow_no_names_the_server_refuses():
     refuses."""
     import pytest
 
-    from gateway.errors import ApiError
-    from gateway.jsonpb import parse
+    from parlor.gateway.errors import ApiError
+    from parlor.gateway.jsonpb import parse
     from parlor.v1 import parlor_pb2 as pb
 
     doc = document()
@@ -151,13 +151,13 @@ def test_schemas_carry_the_proto_comments():
 
 
 def test_every_error_code_is_listed_in_the_document_and_the_readme():
-    """The service's codes (service/errors.py) and the gateway's own: in the
+    """The service's codes (parlor/common/errors.py) and the gateway's own: in the
     Error schema's enum, and in the README's error table."""
     import re
     from pathlib import Path
 
-    from gateway.errors import PROTOCOL_ERRORS
-    from service.errors import CODES
+    from parlor.common.errors import CODES
+    from parlor.gateway.errors import PROTOCOL_ERRORS
 
     listed = document()["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
     assert set(CODES) <= set(listed)
@@ -169,8 +169,8 @@ def test_every_error_code_is_listed_in_the_document_and_the_readme():
 
 
 def test_the_player_counts_are_the_games():
-    from gateway.openapi import FEWEST_PLAYERS, MOST_PLAYERS, PLAYERS
-    from service.games import GAMES
+    from parlor.gateway.openapi import FEWEST_PLAYERS, MOST_PLAYERS, PLAYERS
+    from parlor.service.games import GAMES
 
     assert PLAYERS == {game.id: (game.min_players, game.max_players) for game in GAMES.values()}
     players = document()["components"]["schemas"]["CreateMatchBody"]["properties"]["players"]
@@ -178,8 +178,8 @@ def test_the_player_counts_are_the_games():
 
 
 def test_the_seed_length_is_the_services():
-    from gateway import openapi
-    from service import matches
+    from parlor.gateway import openapi
+    from parlor.service import matches
 
     seed = document()["components"]["schemas"]["CreateMatchBody"]["properties"]["seed"]
     assert seed["maxLength"] == openapi.MAX_SEED_LENGTH == matches.MAX_SEED_LENGTH
@@ -201,8 +201,8 @@ def test_a_validator_holds_a_create_to_its_games_options():
 
 
 def test_the_words_a_string_field_takes_are_the_engines():
-    from gateway.openapi import STRING_VALUES
-    from service.games import heul_doch, hi_fu
+    from parlor.gateway.openapi import STRING_VALUES
+    from parlor.service.games import heul_doch, hi_fu
 
     assert STRING_VALUES == {
         "parlor.v1.HiFuOptions.board": hi_fu.BOARD_SIDES,
@@ -223,8 +223,8 @@ def test_every_name_a_request_schema_lists_is_taken():
     from google.protobuf import message_factory
     from google.protobuf.descriptor import FieldDescriptor
 
-    from gateway.jsonpb import parse
-    from gateway.openapi import _reachable
+    from parlor.gateway.jsonpb import parse
+    from parlor.gateway.openapi import _reachable
     from parlor.v1 import parlor_pb2 as pb
 
     def value(field):

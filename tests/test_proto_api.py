@@ -62,7 +62,7 @@ def test_the_error_table_in_parlor_proto_is_the_services():
     import re
     from pathlib import Path
 
-    from service.errors import CODES
+    from parlor.common.errors import CODES
 
     text = (Path(__file__).resolve().parent.parent / "proto/parlor/v1/parlor.proto").read_text()
     block = text.split("// Error codes (ErrorInfo.reason) and their gRPC status:\n", 1)[1].split("syntax", 1)[0]

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from gateway.readahead import HEADERS_LIMIT, LINE_LIMIT, Request, whole
+from parlor.gateway.readahead import HEADERS_LIMIT, LINE_LIMIT, Request, whole
 
 LIMIT = 65_536
 POST = b"POST /v1/matches HTTP/1.1\r\nHost: x\r\n"

@@ -1,6 +1,6 @@
 """The stored record's encoding, and the per-process cache of decoded records."""
 
-from service.record import Record, RecordCache
+from parlor.service.record import Record, RecordCache
 
 
 def record(match_id: str, rng: int = 0) -> Record:

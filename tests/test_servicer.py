@@ -8,9 +8,9 @@ import logging
 import grpc
 import pytest
 
-from service.errors import ParlorError
-from service.server import drain
-from service.servicer import rpc, rpc_stream
+from parlor.common.errors import ParlorError
+from parlor.service.server import drain
+from parlor.service.servicer import rpc, rpc_stream
 
 
 class Context:

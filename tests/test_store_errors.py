@@ -11,8 +11,8 @@ from prometheus_client import REGISTRY
 from redis._parsers.base import BaseParser
 from redis.exceptions import ClusterError, RedisClusterException
 
-from service.errors import ParlorError
-from service.store import MatchStore
+from parlor.common.errors import ParlorError
+from parlor.service.store import MatchStore
 
 NOT_RUN = "The match store is unavailable; try again shortly."
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from service.config import Settings
-from service.matches import Matches
-from service.store import EventNotices, keys
+from parlor.common.config import Settings
+from parlor.service.matches import Matches
+from parlor.service.store import EventNotices, keys
 
 
 async def settle() -> None:

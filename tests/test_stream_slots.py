@@ -4,7 +4,7 @@ limit at work is tested in tests/integration/test_live_events.py)."""
 
 import pytest
 
-from gateway import stream_slots
+from parlor.gateway import stream_slots
 
 
 @pytest.mark.parametrize("threads, slots", [(1, 0), (2, 1), (3, 2), (4, 3), (7, 6), (8, 6),

@@ -38,7 +38,6 @@ import time
 from functools import partial
 from pathlib import Path
 
-
 PLAYERS = 4
 ACTIONS_PER_MATCH = 15 * PLAYERS
 SETUP_CALLS = 1 + PLAYERS  # per match Parlor's clients also create it and join each seat
@@ -177,6 +176,7 @@ LOADS = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc, "flo
 def _client(kind: str, address, ready, seconds: float, seed: int, out: mp.Queue) -> None:
     fn = LOADS[kind]
     import grpc  # noqa: F401  (imported before the clock starts, not in the timed part)
+
     from parlor.v1 import parlor_pb2  # noqa: F401
     ready.wait()  # every client is here: the clock starts for all at once
     start = time.time()
@@ -236,8 +236,8 @@ def load(kind: str, address, clients: int, seconds: float, servers: list[int] = 
 # ---- in-process figures ----------------------------------------------------------
 
 def engine_playouts(seconds: float = 3.0) -> float:
-    from service.games.rng import Rng
-    from service.games.what_the_heck import GAME
+    from parlor.service.games.rng import Rng
+    from parlor.service.games.what_the_heck import GAME
 
     count, chooser = 0, random.Random(1)
     options = GAME.resolve_options(PLAYERS, {})
@@ -255,9 +255,9 @@ def engine_playouts(seconds: float = 3.0) -> float:
 def memory_per_match(stack, matches: int = 10) -> tuple[float, int]:
     """Plays whole matches over gRPC, every action with an idempotency key, and
     sums MEMORY USAGE over each match's keys."""
-    from parlor.v1 import parlor_pb2 as pb
     import redis
 
+    from parlor.v1 import parlor_pb2 as pb
     from tests.support import match_memory
 
     stub = stack.stub()
@@ -388,7 +388,7 @@ def _start_floor(stack, record: int, mode: str, env: dict[str, str]):
     try:
         proc = floor._spawn("service", ["-m", "tests.benchmarks.floor", mode])
         _wait(floor._grpc_up, f"floor {mode}", proc=proc)
-        proc = floor._spawn("gateway", ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
+        proc = floor._spawn("gateway", ["-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf",
                                         "tests.benchmarks.floor:create_app()"])
         rest = Rest(floor.http_port)
         _wait(lambda: _answers(rest), f"floor gateway ({mode})", proc=proc)

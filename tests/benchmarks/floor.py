@@ -38,7 +38,7 @@ return 1
 async def serve() -> None:
     """The same server set-up as the service (grpc.aio, redis.asyncio with the
     service's connection settings), one handler, no game logic."""
-    from service.store import connect
+    from parlor.service.store import connect
 
     client = connect(os.environ["REDIS_URL"])
     cas = client.register_script(_CAS)

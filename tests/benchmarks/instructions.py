@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-from service.embedded_redis import EmbeddedRedis, free_port
+from parlor.service.embedded_redis import EmbeddedRedis, free_port
 from tests.benchmarks.bench import ACTIONS_PER_MATCH, LOADS
 
 
@@ -48,9 +48,9 @@ def _run(part: str, arm: str, matches: int, redis_url: str, workdir: str) -> int
                PARLOR_GRPC_PORT=str(grpc_port), PARLOR_HTTP_PORT=str(http_port),
                PARLOR_SERVICE_TARGET=f"127.0.0.1:{grpc_port}", PARLOR_METRICS_PORT=str(free_port()),
                PARLOR_LOG_LEVEL="WARNING", PARLOR_GATEWAY_WORKERS="1", FLOOR_BLOB_BYTES="1736")
-    service = ["-m", "service.server"] if arm == "ours" else ["-m", "tests.benchmarks.floor", "service"]
-    gateway = ["-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
-               "gateway.wsgi:app" if arm == "ours" else "tests.benchmarks.floor:create_app()"]
+    service = ["-m", "parlor.service.server"] if arm == "ours" else ["-m", "tests.benchmarks.floor", "service"]
+    gateway = ["-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf",
+               "parlor.gateway.wsgi:app" if arm == "ours" else "tests.benchmarks.floor:create_app()"]
     out = os.path.join(workdir, f"{part}-{arm}-{matches}")
     callgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p", sys.executable]
     quiet = dict(env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

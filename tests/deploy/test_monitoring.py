@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from gateway import create_app
-from service.errors import CODES
-from service.servicer import ParlorServicer
+from parlor.common.errors import CODES
+from parlor.gateway import create_app
+from parlor.service.servicer import ParlorServicer
 
 from .test_manifests import KUBECTL, render_with_component  # (skips without kubectl or PyYAML)
 
@@ -29,8 +29,8 @@ def _exported() -> dict[str, set[str]]:
     """Every series name the servers export, with its label names."""
     from prometheus_client.metrics import MetricWrapperBase
 
-    from gateway import metrics as gateway_metrics
-    from service import metrics as service_metrics
+    from parlor.gateway import metrics as gateway_metrics
+    from parlor.service import metrics as service_metrics
 
     suffixes = {"counter": ["_total"], "gauge": [""], "histogram": ["_bucket", "_sum", "_count"]}
     series = {}

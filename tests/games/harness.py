@@ -8,14 +8,13 @@ import random
 from typing import Any, Callable
 
 import pytest
-
 from google.protobuf import message_factory
 from google.protobuf.message import Message
 
+from parlor.service import wire
+from parlor.service.games.base import Event, Game, RulesError, State
+from parlor.service.games.rng import Rng
 from parlor.v1 import parlor_pb2 as pb
-from service import wire
-from service.games.base import Event, Game, RulesError, State
-from service.games.rng import Rng
 
 # Which envelope message names each kind of per-game message: the field named
 # after the game (the service builds messages as pb.Action(**{game_id: ...})).

@@ -10,10 +10,11 @@ import random
 
 import pytest
 
-from service.games import GAMES
-from service.games.base import Game, RulesError
+from parlor.service.games import GAMES
+from parlor.service.games.base import Game, RulesError
 
 from . import harness
+
 
 def option_sets(game: Game) -> list[dict]:
     """Every combination of bool and string-choice options, plus seat 0 for

@@ -11,14 +11,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from google.protobuf import json_format
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from google.protobuf import json_format
 
-from service import wire
-from service.games.base import OptionError, RulesError
-from service.games.heck import CRITTERS, GAME, HECK_CARDS, SNAKES
-from service.games.rng import Rng
+from parlor.service import wire
+from parlor.service.games.base import OptionError, RulesError
+from parlor.service.games.heck import CRITTERS, GAME, HECK_CARDS, SNAKES
+from parlor.service.games.rng import Rng
 from tests.games import harness
 
 # ---- helpers ------------------------------------------------------------------------

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import wire
-from service.games import heul_doch
-from service.games.base import OptionError, RulesError
-from service.games.heul_doch import GAME
-from service.games.rng import Rng
+from parlor.service import wire
+from parlor.service.games import heul_doch
+from parlor.service.games.base import OptionError, RulesError
+from parlor.service.games.heul_doch import GAME
+from parlor.service.games.rng import Rng
 from tests.games import harness
 
 NUMBER_CARD_COUNT = 98

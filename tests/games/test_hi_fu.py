@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import wire
-from service.games.base import OptionError, RulesError
-from service.games.hi_fu import BOARD, COLOURS, GAME, KEEP, deck
-from service.games.rng import Rng
+from parlor.service import wire
+from parlor.service.games.base import OptionError, RulesError
+from parlor.service.games.hi_fu import BOARD, COLOURS, GAME, KEEP, deck
+from parlor.service.games.rng import Rng
 from tests.games import harness
 
 COLOUR_OF = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}

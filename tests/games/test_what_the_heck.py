@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.games.what_the_heck import GAME, NUMBER_CARDS, PRIZE_CARDS
+from parlor.service.games.what_the_heck import GAME, NUMBER_CARDS, PRIZE_CARDS
 
 from . import harness
+
 
 # A prize pile whose first cards the tests choose; the rest follows in a fixed order.
 def pile(*first: int) -> list[int]:
@@ -355,7 +356,7 @@ def test_pending_bid_is_seen_only_by_its_seat():
 
 
 def test_options_are_validated():
-    from service.games.base import OptionError
+    from parlor.service.games.base import OptionError
     with pytest.raises(OptionError):
         GAME.resolve_options(4, {"hidden_winnings": "yes"})
     with pytest.raises(OptionError):

@@ -10,11 +10,20 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from service import wire
-from service.games.base import OptionError
-from service.games.rng import Rng
-from service.games.whatever import (DECK, GAME, acts_as, add_card, can_act, physical,
-                                    row_total, settle, whatever_count)
+from parlor.service import wire
+from parlor.service.games.base import OptionError
+from parlor.service.games.rng import Rng
+from parlor.service.games.whatever import (
+    DECK,
+    GAME,
+    acts_as,
+    add_card,
+    can_act,
+    physical,
+    row_total,
+    settle,
+    whatever_count,
+)
 from tests.games import harness as h
 
 PASS = {"pass": {}}

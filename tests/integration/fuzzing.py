@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from service.games import GAMES
+from parlor.service.games import GAMES
 
 from ..support import new_rest_match
 from .test_bad_input import snapshot

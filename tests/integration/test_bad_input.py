@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from service.store import keys
+from parlor.service.store import keys
 
 from ..support import Stack, new_rest_match
 
@@ -328,8 +328,8 @@ def test_requests_refused_before_the_app_get_json_errors_too(stack, request_byte
     cannot be read (bad chunked encoding, a compressed transfer coding), get the
     API's error shape."""
     import json
-    from http import HTTPStatus
     import socket
+    from http import HTTPStatus
 
     with socket.create_connection(("127.0.0.1", stack.http_port), timeout=10) as sock:
         sock.sendall(request_bytes)
@@ -663,7 +663,6 @@ def test_silent_connections_wait_without_holding_threads(strict_stack):
     """Connections that send nothing (port scans, browsers' pre-connects) wait
     in the poller, not on a thread, and are closed after the keep-alive time."""
     import socket
-
     import time
 
     opened = time.monotonic()

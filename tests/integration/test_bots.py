@@ -12,8 +12,8 @@ import time
 import grpc
 import pytest
 
+from parlor.service.bots import RandomBot, _call, _join_seats
 from parlor.v1 import parlor_pb2 as pb
-from service.bots import RandomBot, _call, _join_seats
 
 from ..support import Stack, auth, new_grpc_match
 from .test_grpc import error_reason
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.integration
 
 
 def parlor_bot(*args: str) -> list[str]:
-    return [sys.executable, "-m", "service.cli", "bot", *args]
+    return [sys.executable, "-m", "parlor.service.cli", "bot", *args]
 
 
 def run_bot(stack, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from service.embedded_redis import EmbeddedRedis, free_port
+from parlor.service.embedded_redis import EmbeddedRedis, free_port
 
 from ..support import Rest
 

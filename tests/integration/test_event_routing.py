@@ -15,10 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gateway.jsonpb import render
+from parlor.gateway.jsonpb import render
+from parlor.service.games import GAMES
+from parlor.service.store import keys
 from parlor.v1 import parlor_pb2 as pb
-from service.games import GAMES
-from service.store import keys
 
 from ..support import auth, new_rest_match, play_rest_to_end
 

@@ -16,8 +16,8 @@ import pytest
 import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from parlor.service.embedded_redis import EmbeddedRedis, cli_binary
 from parlor.v1 import parlor_pb2 as pb
-from service.embedded_redis import EmbeddedRedis, cli_binary
 
 from ..support import Stack, auth, new_grpc_match, new_rest_match, play_rest_to_end
 

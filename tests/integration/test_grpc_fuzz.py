@@ -20,8 +20,8 @@ from grpc_status import rpc_status
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from parlor.service.games import GAMES
 from parlor.v1 import parlor_pb2 as pb
-from service.games import GAMES
 
 from .fuzzing import stored, version_of
 

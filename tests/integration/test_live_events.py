@@ -19,8 +19,8 @@ import grpc
 import pytest
 import redis
 
+from parlor.service.embedded_redis import EmbeddedRedis
 from parlor.v1 import parlor_pb2 as pb
-from service.embedded_redis import EmbeddedRedis
 
 from ..support import Sse, Stack, auth, new_grpc_match, new_rest_match, open_when_free, play_rest_to_end, when_free
 from .test_grpc import error_reason

@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from service.games import GAMES
+from parlor.service.games import GAMES
 
 from ..support import Reply, Rest, new_rest_match, play_rest_to_end
 

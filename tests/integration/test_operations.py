@@ -16,8 +16,8 @@ import urllib.request
 import grpc
 import pytest
 
+from parlor.service.embedded_redis import EmbeddedRedis, free_port
 from parlor.v1 import parlor_pb2 as pb
-from service.embedded_redis import EmbeddedRedis, free_port
 
 from ..support import Stack, auth, new_rest_match, play_rest_to_end
 
@@ -227,7 +227,7 @@ def test_a_second_service_on_a_taken_port_refuses_to_start(stack, rest):
             ("PARLOR_GRPC_PORT", f"cannot serve metrics on 127.0.0.1:{stack.metrics_port} "
                                  "(PARLOR_METRICS_PORT): Address already in use")):
         env = {**stack.process_env(), free: str(free_port())}  # the other port is the first's
-        second = subprocess.run([sys.executable, "-m", "service.server"], env=env,
+        second = subprocess.run([sys.executable, "-m", "parlor.service.server"], env=env,
                                 capture_output=True, text=True, timeout=60)
         assert second.returncode != 0
         assert second.stderr.strip().splitlines()[-1] == words
@@ -239,7 +239,7 @@ def test_parlor_gateway_on_a_taken_port_names_the_variable(stack, tmp_path):
     variable nor the reason; `parlor gateway` checks the port first."""
     metrics = tmp_path / "metrics"
     env = {**stack.process_env(), "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
-    second = subprocess.run([sys.executable, "-c", "from service.cli import main; main(['gateway'])"],
+    second = subprocess.run([sys.executable, "-c", "from parlor.service.cli import main; main(['gateway'])"],
                             env=env, capture_output=True, text=True, timeout=60)
     assert second.returncode != 0
     assert second.stderr.strip().splitlines()[-1] == (
@@ -269,8 +269,8 @@ def test_a_second_gateway_on_the_same_port_leaves_the_first_ones_metrics_alone(s
     """A second gateway started by mistake on the running one's port would share
     its metrics directory (named after the port): it used to empty it before
     failing to bind, and the first one's /metrics lost every series for good."""
-    second = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
-                             "gateway.wsgi:app"], env=stack.process_env(),
+    second = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf",
+                             "parlor.gateway.wsgi:app"], env=stack.process_env(),
                             capture_output=True, text=True, timeout=60)
     assert second.returncode != 0
     assert "belongs to a gateway that is running" in second.stderr
@@ -292,7 +292,7 @@ def test_an_embedded_redis_does_not_take_another_servers_port_for_its_own():
 def test_the_gateway_calls_the_service_directly_whatever_proxy_variables_say(stack):
     """http_proxy and grpc_proxy (set cluster-wide on some nodes) would make gRPC
     tunnel the gateway's calls through a proxy, here one that is not there."""
-    from service.embedded_redis import free_port
+    from parlor.service.embedded_redis import free_port
 
     from ..support import Stack
 
@@ -317,8 +317,8 @@ def test_a_second_gateway_given_a_running_ones_metrics_directory_names_that_one(
     env = {**stack.process_env(), "PARLOR_HTTP_PORT": str(free_port()),
            "PROMETHEUS_MULTIPROC_DIR": os.path.join(tempfile.gettempdir(),
                                                     f"parlor-gateway-metrics-{stack.http_port}")}
-    second = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
-                             "gateway.wsgi:app"], env=env, capture_output=True, text=True, timeout=60)
+    second = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf",
+                             "parlor.gateway.wsgi:app"], env=env, capture_output=True, text=True, timeout=60)
     assert second.returncode != 0
     assert f"belongs to a gateway that is running (on 127.0.0.1:{stack.http_port})" in second.stderr
 
@@ -332,8 +332,8 @@ def test_a_worker_told_to_stop_while_it_starts_stops(stack, tmp_path, sig):
     PARLOR_DRAIN_SECONDS (20 s here). Here the start is held up (post_fork
     sleeps) so that the stop comes then."""
     config = tmp_path / "slow_start.py"
-    config.write_text("from gateway.gunicorn_conf import *  # noqa: F401,F403\n"
-                      "from gateway import gunicorn_conf\n\n\n"
+    config.write_text("from parlor.gateway.gunicorn_conf import *  # noqa: F401,F403\n"
+                      "from parlor.gateway import gunicorn_conf\n\n\n"
                       "def post_fork(server, worker):\n"
                       "    getattr(gunicorn_conf, 'post_fork', lambda *_: None)(server, worker)\n"
                       "    import time\n"
@@ -342,8 +342,8 @@ def test_a_worker_told_to_stop_while_it_starts_stops(stack, tmp_path, sig):
            "PARLOR_GATEWAY_WORKERS": "1"}
     log = tmp_path / "gateway.log"
     with open(log, "wb") as out:
-        gateway = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:gateway.gunicorn_conf",
-                                    "-c", str(config), "gateway.wsgi:app"], env=env,
+        gateway = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf",
+                                    "-c", str(config), "parlor.gateway.wsgi:app"], env=env,
                                    stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30

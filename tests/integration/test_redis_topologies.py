@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.embedded_redis import EmbeddedRedis, cli_binary, free_port, server_binary
+from parlor.service.embedded_redis import EmbeddedRedis, cli_binary, free_port, server_binary
 
 from ..support import Sse, Stack, new_rest_match, play_rest_to_end
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from service.games import GAMES
+from parlor.service.games import GAMES
 
 from ..support import game_field, new_rest_match, open_when_free, play_rest_to_end
 

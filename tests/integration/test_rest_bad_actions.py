@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from service.games import GAMES
+from parlor.service.games import GAMES
 
 from ..support import new_rest_match
 from .test_bad_input import snapshot

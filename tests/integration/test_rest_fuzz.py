@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.games import GAMES
+from parlor.service.games import GAMES
 
 from .fuzzing import Table, stored, version_of
 

@@ -16,13 +16,13 @@ import pytest
 import redis
 from redis.crc import key_slot
 
+from parlor.common.config import Settings
+from parlor.common.errors import ParlorError
+from parlor.service import metrics
+from parlor.service.embedded_redis import EmbeddedRedis
+from parlor.service.matches import Matches
+from parlor.service.store import _NOT_RUN, WRITE_WINDOW_MS, MatchStore, connect, keys
 from parlor.v1 import parlor_pb2 as pb
-from service import metrics
-from service.config import Settings
-from service.errors import ParlorError
-from service.matches import Matches
-from service.embedded_redis import EmbeddedRedis
-from service.store import _NOT_RUN, WRITE_WINDOW_MS, MatchStore, connect, keys
 
 from ..support import auth, match_memory, new_rest_match, play_rest_to_end
 
@@ -512,7 +512,7 @@ def test_refused_calls_go_to_redis_again_when_the_refusal_runs_out_or_a_call_is_
     (redis.TimeoutError("Timeout connecting to server"), False),  # (the socket never opened)
 ])
 def test_which_failed_writes_may_have_been_made(error, sent):
-    from service.store import _maybe_sent
+    from parlor.service.store import _maybe_sent
     assert _maybe_sent(error) is sent
 
 
@@ -531,8 +531,8 @@ def test_a_match_is_played_under_the_rules_it_began_with(stack, monkeypatch):
     the match (RULES_VERSION_UNAVAILABLE) rather than play it under other rules;
     with that version's engine retired beside the current one (games.RETIRED),
     the match plays on under it, while new matches take the current rules."""
-    from service import games
-    from service.record import Record
+    from parlor.service import games
+    from parlor.service.record import Record
 
     current = games.GAMES["what_the_heck"]
 

@@ -13,7 +13,6 @@ from urllib.parse import parse_qsl, urlsplit
 
 from redis.connection import parse_url
 
-
 MIN_BODY_BYTES = 1024  # the smallest PARLOR_MAX_BODY_BYTES allowed
 
 
