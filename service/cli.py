@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     command = args.command
     if command == "bot":
-        from .bots import run
+        from .bots.client import run
         sys.exit(run(Settings.from_env().service_target, args.match_id, args.seats, args.name, args.seed,
                      out=lambda line: print(line, flush=True)))
     if command == "service":

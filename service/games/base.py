@@ -12,7 +12,7 @@ every field of its message, defaults included, so that an action decoded from th
 wire compares equal to the listed one.
 
 The framework calls the public methods of `Game` (`resolve_options`,
-`new_state`, `play`, `legal`, `view`; all but `new_state`, which takes options
+`new_state`, `play`, `legal`, `timeout_action`, `view`; all but `new_state`, which takes options
 resolve_options returned, check their arguments), and the
 read-only hooks `opening_events`, `to_act` and `outcome`; a game fills in the
 hooks below them.
@@ -148,6 +148,12 @@ class Game:
             return []
         return self.legal_actions(state, seat)
 
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """The default move of `seat` (see default_action), which must be able to act now."""
+        if not is_seat(state, seat) or self.outcome(state) is not None or seat not in self.to_act(state):
+            raise ValueError(f"seat {seat} has nothing to do")
+        return self.default_action(state, seat)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see, shaped like the game's View.
         Anything that is not a seat of this game sees what a spectator sees (as
@@ -190,6 +196,15 @@ class Game:
 
     def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Called only with a seat of this game, or None for a spectator."""
+        raise NotImplementedError
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """The move a seat makes when its turn clock runs out (match option
+        turnSeconds). Called only for a seat in to_act of an unfinished game;
+        always legal (play() accepts it), deterministic, and decided from what
+        the seat may see. It may be a shorthand that legal_actions does not
+        list (Hi-Fu's whole discard at once), so that a timed-out turn ends in
+        one move."""
         raise NotImplementedError
 
     def outcome(self, state: State) -> Outcome | None:

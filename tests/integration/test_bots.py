@@ -12,7 +12,7 @@ import time
 import grpc
 import pytest
 
-from parlor.service.bots import RandomBot, _call, _join_seats
+from parlor.service.bots.client import RandomBot, _call, _join_seats
 from parlor.v1 import parlor_pb2 as pb
 
 from ..support import Stack, auth, new_grpc_match

@@ -1,4 +1,4 @@
-"""Bots: players that see only their seat's view, like any client.
+"""`parlor bot`: remote players that see only their seat's view, like any client.
 
 A bot takes an open seat of a match through the public gRPC API, with the seat
 token it is given, and plays whenever its seat has something to do: it reads
