@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import Flask, request
 
-ALLOWED_METHODS = "GET, POST"
+ALLOWED_METHODS = "GET, POST, DELETE"
 ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Request-Id"
 EXPOSED_HEADERS = "X-Request-Id"
 MAX_AGE_SECONDS = 600  # how long a browser may reuse a preflight's answer

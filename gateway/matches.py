@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, Response, current_app, g, request
 
 from parlor.common.errors import bearer, clip
 from parlor.v1 import parlor_pb2 as pb
@@ -18,7 +18,15 @@ bp = Blueprint("matches", __name__, url_prefix="/v1")
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")  # query numbers: ASCII digits only
 # The create body's fields (the message's per-game option fields are not among
 # them: over REST a game's options go in `options`).
-_CREATE_FIELDS = ("game", "players", "options", "seed")
+_CREATE_FIELDS = ("game", "players", "options", "seed", "bots", "visibility", "turnSeconds", "turn_seconds",
+                  "onTimeout", "on_timeout")
+_QUICK_FIELDS = ("game", "players", "options", "name", "fillWithBotsAfter", "fill_with_bots_after",
+                 "turnSeconds", "turn_seconds", "onTimeout", "on_timeout", "idempotencyKey", "idempotency_key")
+# The match's own settings, which may also come inside `options` beside the game's.
+_TABLE_FIELDS = {"turnSeconds": "turnSeconds", "turn_seconds": "turnSeconds", "onTimeout": "onTimeout",
+                 "on_timeout": "onTimeout", "visibility": "visibility"}
+# The per-game options field of replies that carry one (over REST: `options`).
+_GAME_FIELDS = {name: pb.Match.DESCRIPTOR.fields_by_name[name].json_name for name in OPTION_FIELDS}
 
 
 def _call(method: str, message, auth: str | None = None, any_replica: bool = False):
@@ -44,22 +52,90 @@ def list_games():
     return json_response(render(_call("ListGames", pb.ListGamesRequest(), any_replica=True)))
 
 
+@bp.get("/games/<game>/rules")
+def game_rules(game: str):
+    rules = _call("GetRules", pb.GetRulesRequest(game=game), any_replica=True)
+    return Response(rules.markdown, content_type="text/markdown; charset=utf-8",
+                    headers={"Cache-Control": "public, max-age=300"})
+
+
 @bp.post("/matches")
 def create_match():
-    body = body_object()
-    stray = next((key for key in body if key not in _CREATE_FIELDS), None)
+    body = _with_options(body_object(), _CREATE_FIELDS, "A match")
+    bots = body.get("bots")
+    if type(bots) is int and 0 <= bots <= 64:  # a count: that many random bots, in the highest seats
+        body["bots"] = [{"level": "random"}] * bots
+    return json_response(render(_call("CreateMatch", parse(body, pb.CreateMatchRequest()))))
+
+
+def _with_options(body: dict, fields: tuple[str, ...], what: str) -> dict:
+    """A create's (or quick match's) body with its `options` moved to the game's
+    own field, as the gRPC request has them; the match's own settings
+    (turnSeconds, onTimeout, visibility) may come inside `options` too."""
+    stray = next((key for key in body if key not in fields), None)
     if stray is not None:
-        raise ApiError(400, "INVALID_ARGUMENT", f"A match has no field {stray[:64]!r}; its fields are "
-                       f"{', '.join(_CREATE_FIELDS)} (a game's options go in `options`).")
+        raise ApiError(400, "INVALID_ARGUMENT", f"{what} has no field {stray[:64]!r}; its fields are "
+                       f"{', '.join(f for f in fields if '_' not in f)} (a game's options go in `options`).")
     options = body.pop("options", None)
     if options is not None:
         if not isinstance(options, dict):
             raise ApiError(400, "INVALID_ARGUMENT", "`options` must be a JSON object.")
+        options = dict(options)
+        for name, canonical in _TABLE_FIELDS.items():
+            if name in options and (canonical in fields or name in fields):
+                value = options.pop(name)
+                if body.setdefault(canonical, value) != value:
+                    raise ApiError(400, "INVALID_ARGUMENT", f"`{canonical}` is given twice, differently "
+                                                            "(in `options` and beside it); give it once.")
         game = body.get("game")
         if isinstance(game, str) and game in OPTION_FIELDS:
             body[game] = options
         # An unknown game: leave the options out and let the service name the problem.
-    return json_response(render(_call("CreateMatch", parse(body, pb.CreateMatchRequest()))))
+    return body
+
+
+@bp.get("/matches")
+def list_matches():
+    status = request.args.get("status", "WAITING")
+    if status not in ("WAITING", "ACTIVE"):
+        raise ApiError(400, "INVALID_ARGUMENT", "`status` is WAITING (matches to join) or ACTIVE (to watch).")
+    req = pb.ListMatchesRequest(game=request.args.get("game", ""), status=pb.MatchStatus.Value(status),
+                                limit=_query_int("limit", 0), page_token=request.args.get("pageToken", ""))
+    reply = render(_call("ListMatches", req))
+    for entry in reply["matches"]:
+        _options_out(entry)
+    return json_response(reply)
+
+
+@bp.post("/quick-match")
+def quick_match():
+    body = _with_options(body_object(), _QUICK_FIELDS, "A quick match")
+    req = parse(body, pb.QuickMatchRequest())
+    _take_idempotency_key(req)
+    return json_response(render(_call("QuickMatch", req)))
+
+
+@bp.get("/matches/<match_id>/replay")
+def get_replay(match_id: str):
+    return json_response(_options_out(render(_call("GetReplay", pb.GetReplayRequest(match_id=match_id)))))
+
+
+@bp.delete("/matches/<match_id>/seats/<seat>")
+def leave_match(match_id: str, seat: str):
+    auth = _auth()
+    if auth is None:
+        raise ApiError(401, "TOKEN_REQUIRED", "Leaving needs the seat's token (Authorization: Bearer ...).")
+    req = pb.LeaveMatchRequest(match_id=match_id, seat=_whole_number("The seat", seat))
+    return json_response(render(_call("LeaveMatch", req, auth)))
+
+
+def _options_out(reply: dict) -> dict:
+    """A reply's per-game options field (`heck`, ...) as `options`, as a
+    create takes them."""
+    for name, json_name in _GAME_FIELDS.items():
+        if json_name in reply:
+            reply["options"] = reply.pop(json_name)
+    return reply
 
 
 @bp.post("/matches/<match_id>/seats")

@@ -37,7 +37,9 @@ _SCALARS = {
     FieldDescriptor.TYPE_FLOAT: {"type": "number"},
     FieldDescriptor.TYPE_BYTES: {"type": "string", "format": "byte"},
 }
-_WELL_KNOWN = {"google.protobuf.Value": {"description": "Any JSON value."}}
+_WELL_KNOWN = {"google.protobuf.Value": {"description": "Any JSON value."},
+               "google.protobuf.Timestamp": {"type": "string", "format": "date-time",
+                                             "description": "RFC 3339, in UTC (e.g. \"2026-12-04T15:04:05.250Z\")."}}
 
 _ERROR_CODES = [
     "INVALID_JSON", "INVALID_ARGUMENT", "UNKNOWN_GAME", "INVALID_PLAYER_COUNT", "INVALID_OPTION",
@@ -46,6 +48,8 @@ _ERROR_CODES = [
     "TOKEN_REQUIRED", "INVALID_TOKEN", "FIXED_SEED_DISABLED", "SEAT_MISMATCH", "MATCH_NOT_FOUND",
     "NOT_FOUND", "METHOD_NOT_ALLOWED", "SEAT_TAKEN", "MATCH_FULL", "IDEMPOTENCY_KEY_REUSED",
     "STALE_VERSION", "CONFLICT", "TOO_MANY_STREAMS", "TOO_MANY_REPLAYS", "BODY_TOO_LARGE", "STORE_UNAVAILABLE",
+    "INVALID_BOT", "INVALID_VISIBILITY", "INVALID_TURN_SECONDS", "INVALID_ON_TIMEOUT", "INVALID_PAGE_TOKEN",
+    "MATCH_NOT_FINISHED", "MATCH_TOO_OLD",
     "SERVICE_UNAVAILABLE", "TIMEOUT", "RESOURCE_EXHAUSTED", "HTTP_ERROR", "INTERNAL",
     *(code for code, _ in PROTOCOL_ERRORS.values()),
 ]
@@ -91,6 +95,31 @@ STRING_VALUES = {
     "parlor.v1.HeulDochAction.Carousel.direction": ("left", "right"),
 }
 
+# The match's own settings in a create's body (also taken inside `options`).
+_TABLE_PROPERTIES = {
+    "visibility": {"type": "string", "enum": ["private", "public"],
+                   "description": "public: listed in the lobby (GET /v1/matches) and found by quick match; "
+                                  "private (the default): reachable by its id only."},
+    "turnSeconds": {"type": "integer", "format": "int32", "minimum": 0, "maximum": 86_400,
+                    "description": "Turn clock: seconds each seat has to act (5 to 86400; 0, the default: "
+                                   "none). A seat that lets it run out gets its game's default move, or a "
+                                   "bot (onTimeout). Else 400 INVALID_TURN_SECONDS."},
+    "onTimeout": {"type": "string", "enum": ["default", "bot"],
+                  "description": "default (the game's default move) or bot (a random bot takes the seat "
+                                 "for the rest of the match; the seat's token stops working)."},
+}
+# The same for the match's own settings (the service's words, not a game's).
+MATCH_STRING_VALUES = {
+    "parlor.v1.BotSeat.level": ("random", "strong"),
+    "parlor.v1.Seat.bot": ("", "random", "strong"),
+    "parlor.v1.SeatJoined.bot": ("", "random", "strong"),
+    "parlor.v1.SeatLeft.bot": ("", "random"),
+    "parlor.v1.TurnTimedOut.bot": ("", "random"),
+    "parlor.v1.Match.visibility": ("private", "public"),
+    "parlor.v1.Match.on_timeout": ("default", "bot"),
+    "parlor.v1.MatchSummary.on_timeout": ("default", "bot"),
+}
+
 _OPTIONAL = ("Optional: left out when it has no value (it does not apply, or is not shown "
              "to the caller); left out is not the same as a zero value.")
 
@@ -113,8 +142,9 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                 schema: dict[str, Any] = {"type": "object", "additionalProperties": item}
             else:
                 schema = _field_schema(field, out)
-                if field.full_name in STRING_VALUES:
-                    schema["enum"] = list(STRING_VALUES[field.full_name])
+                words = STRING_VALUES.get(field.full_name) or MATCH_STRING_VALUES.get(field.full_name)
+                if words:
+                    schema["enum"] = list(words)
                 if field.is_repeated:
                     schema = {"type": "array", "items": schema}
             optional = field.has_presence and field.message_type is None and not _in_oneof(field)
@@ -227,6 +257,13 @@ def document() -> dict[str, Any]:
             "seed": {"type": "string", "minLength": 1, "maxLength": MAX_SEED_LENGTH,
                      "description": "Fixes every shuffle. Only on servers run "
                      "with PARLOR_ALLOW_FIXED_SEED=1; otherwise 403 FIXED_SEED_DISABLED."},
+            "bots": {"description": "Bots to seat at once: a list of {seat?, level?} (a bot without a "
+                                    "seat takes the highest open seat; level random by default), or a "
+                                    "count of random bots. At most one per seat (else 400 INVALID_BOT); "
+                                    "a match of bots only starts at once and plays itself.",
+                     "oneOf": [{"type": "array", "items": ref(pb.BotSeat)},
+                               {"type": "integer", "minimum": 0, "maximum": MOST_PLAYERS}]},
+            **_TABLE_PROPERTIES,
         },
         # (for validators: the player count and options are the named game's)
         "allOf": [{"if": {"required": ["game"], "properties": {"game": {"const": game}}},
@@ -243,8 +280,11 @@ def document() -> dict[str, Any]:
                 "is the usual place). Both may be sent if equal; if they differ, 400 "
                 "INVALID_IDEMPOTENCY_KEY.")
     schemas["JoinBody"] = {
-        "type": "object", "required": ["name"],
-        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 64,
+        "type": "object", "anyOf": [{"required": ["name"]}, {"required": ["bot"]}],
+        "properties": {"bot": {"type": "string", "enum": ["random", "strong"],
+                               "description": "Seats a bot of this level instead of the caller (the "
+                                              "answer has no token); `name` may then be left out."},
+                       "name": {"type": "string", "minLength": 1, "maxLength": 64,
                                 "description": "Shown to the table: printable characters (no "
                                                "control or format characters, no line breaks), "
                                                "at least one of them visible (not all spaces, "
@@ -253,6 +293,26 @@ def document() -> dict[str, Any]:
                        "seat": {"type": "integer", "format": "int32",
                                 "description": "The seat to take; the lowest open seat if omitted."},
                        "idempotencyKey": {**join_key, "description": body_key}},
+    }
+    schemas["QuickMatchBody"] = {
+        "type": "object", "required": ["game", "players", "name"],
+        "properties": {
+            "game": schemas["CreateMatchBody"]["properties"]["game"],
+            "players": schemas["CreateMatchBody"]["properties"]["players"],
+            "options": {**schemas["CreateMatchBody"]["properties"]["options"],
+                        "description": "The game's options: a match is found only if its options are "
+                                       "exactly these (defaults filled in)."},
+            "name": {"type": "string", "minLength": 1, "maxLength": 64,
+                     "description": "The caller's name, as for a join."},
+            "fillWithBotsAfter": {"type": "integer", "format": "int32", "minimum": 0, "maximum": 3600,
+                                  "description": "When the table still has open seats this many seconds "
+                                                 "after the call, random bots take them and play starts "
+                                                 "(0, the default: wait for people)."},
+            "turnSeconds": _TABLE_PROPERTIES["turnSeconds"],
+            "onTimeout": _TABLE_PROPERTIES["onTimeout"],
+            "idempotencyKey": {**join_key, "description": body_key},
+        },
+        "allOf": schemas["CreateMatchBody"]["allOf"],
     }
     schemas["ActionBody"] = {
         "type": "object", "required": ["action"],
@@ -306,7 +366,51 @@ def document() -> dict[str, Any]:
             "summary": "The games, their player counts and options", "operationId": "listGames",
             "security": [],
             "responses": {"200": _json(ref(pb.ListGamesResponse)), **_errors(503)}}},
-        "/v1/matches": {"post": {
+        "/v1/games/{game}/rules": {"get": {
+            "summary": "A game's rulebook page", "operationId": "getRules", "security": [],
+            "parameters": [{"name": "game", "in": "path", "required": True,
+                            "schema": {"type": "string", "enum": sorted(options)}}],
+            "responses": {"200": {"description": "The page (CommonMark)",
+                                  "content": {"text/markdown": {"schema": {"type": "string"}}}},
+                          **_errors(400, 503)}}},
+        "/v1/quick-match": {"post": {
+            "summary": "Play now: a seat at an open public match of this game, player count and "
+                       "options, or at a new one", "operationId": "quickMatch", "security": [],
+            "description": "Answers like a join, with the match's id.",
+            "parameters": [join_idem],
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/QuickMatchBody"}}}},
+            "responses": {"200": {**_json(ref(pb.JoinMatchResponse)), "links": match_links},
+                          **_errors(400, 409, 413, 503)}}},
+        "/v1/matches/{matchId}/replay": {"get": {
+            "summary": "A finished match's replay record (see `parlor verify`)", "operationId": "getReplay",
+            "security": [], "parameters": [match_id],
+            "description": "The seed, the options (in `options`), every action in order and the result: "
+                           "enough to re-run the match and check it. 400 MATCH_NOT_FINISHED before the end.",
+            "responses": {"200": _json(ref(pb.Replay)), **_errors(400, 404, 503)}}},
+        "/v1/matches/{matchId}/seats/{seat}": {"delete": {
+            "summary": "Leave the caller's seat", "operationId": "leaveMatch", "security": seat_auth,
+            "description": "Before play starts the seat opens again; during play a random bot takes it "
+                           "over. The token stops working. Returns the spectator's view.",
+            "parameters": [match_id, {"name": "seat", "in": "path", "required": True,
+                                      "schema": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}}],
+            "responses": {"200": _json(ref(pb.Match)), **_errors(400, 401, 403, 404, 409, 503)}}},
+        "/v1/matches": {"get": {
+            "summary": "Public matches: waiting for players, or being played", "operationId": "listMatches",
+            "security": [],
+            "description": "Newest first, a page at a time (`nextPageToken`). Private matches are never "
+                           "listed. Each entry's game options are in `options`.",
+            "parameters": [
+                {"name": "game", "in": "query", "schema": {"type": "string", "enum": sorted(options)},
+                 "description": "Only this game's."},
+                {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["WAITING", "ACTIVE"]},
+                 "description": "WAITING (the default: to join) or ACTIVE (to watch)."},
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 100},
+                 "description": "At most this many (default 20)."},
+                {"name": "pageToken", "in": "query", "schema": {"type": "string"},
+                 "description": "The previous page's nextPageToken."}],
+            "responses": {"200": _json(ref(pb.ListMatchesResponse)), **_errors(400, 503)}},
+            "post": {
             "summary": "Create a match", "operationId": "createMatch", "security": [],
             "description": "Returns the spectator's view. The match is WAITING until every seat is taken.",
             "requestBody": {"required": True, "content": {"application/json": {
@@ -383,6 +487,19 @@ def document() -> dict[str, Any]:
                              "responses": {"200": {"description": "text exposition format",
                                                    "content": {"text/plain": {}}}}}},
     }
+    # Replies whose game options REST gives in `options` (as a create takes them),
+    # not in a field named after the game.
+    for name in ("MatchSummary", "Replay"):
+        schema = schemas[name]
+        game_fields = {field.json_name for field in option_fields}
+        schema["properties"] = {key: value for key, value in schema["properties"].items()
+                                if key not in game_fields}
+        schema["properties"]["options"] = {"anyOf": list(options.values()),
+                                           "description": "The game's options, every one with its value "
+                                                          "(a first seat left to the draw is left out)."}
+        schema["description"] = schema.get("description", "").replace(
+            "At most one of " + ", ".join(f"`{f}`" for f in sorted(game_fields, key=list(
+                f.json_name for f in option_fields).index)) + " is set.", "").strip()
     # The messages a request carries, and the bodies: the names each takes. (The
     # server also takes the proto field names, e.g. `hidden_winnings`, which
     # propertyNames lists; `properties` names each field once, as replies write
@@ -391,8 +508,13 @@ def document() -> dict[str, Any]:
         _as_request(schemas[name], desc, options=False)
     for name, desc in _reachable(*(field.message_type for field in option_fields)).items():
         _as_request(schemas[name], desc, options=True)
-    schemas["CreateMatchBody"]["propertyNames"] = {"enum": sorted(schemas["CreateMatchBody"]["properties"])}
+    _as_request(schemas["BotSeat"], pb.BotSeat.DESCRIPTOR, options=True)
+    schemas["CreateMatchBody"]["propertyNames"] = {"enum": sorted(
+        {*schemas["CreateMatchBody"]["properties"], "turn_seconds", "on_timeout"})}
     schemas["JoinBody"]["propertyNames"] = _names(pb.JoinMatchRequest.DESCRIPTOR)
+    schemas["QuickMatchBody"]["propertyNames"] = {"enum": sorted(
+        {*schemas["QuickMatchBody"]["properties"], "fill_with_bots_after", "turn_seconds", "on_timeout",
+         "idempotency_key"})}
     schemas["ActionBody"]["propertyNames"] = _names(pb.SubmitActionRequest.DESCRIPTOR)
     # (400 on reads: RULES_VERSION_UNAVAILABLE, a match kept under rules this server lacks)
     statuses = {400: "Bad input", 401: "Missing or invalid seat token", 403: "Not allowed",

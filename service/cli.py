@@ -1,9 +1,11 @@
 """The `parlor` command.
 
-    parlor dev       service + gateway on this machine; an embedded Redis unless REDIS_URL is set
+    parlor dev       service, gateway and worker on this machine; an embedded Redis unless REDIS_URL is set
     parlor service   the gRPC rules service
     parlor gateway   the REST gateway under gunicorn
-    parlor bot ID    bots take a match's open seats and play them to the end
+    parlor worker    bots' moves and turn clocks, from the schedule in Redis
+    parlor bot ID    bots take a match's open seats and play them to the end (over gRPC)
+    parlor verify X  re-runs a finished match from its replay (a URL or a file) and checks it
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("dev", help="run service, gateway and (unless REDIS_URL is set) an embedded Redis")
     sub.add_parser("service", help="run the gRPC rules service (needs REDIS_URL)")
     sub.add_parser("gateway", help="run the REST gateway under gunicorn")
+    sub.add_parser("worker", help="run bots' moves and turn clocks (needs REDIS_URL)")
+    verify = sub.add_parser("verify", help="re-run a finished match from its replay record and check its "
+                                           "seed, every action and its result")
+    verify.add_argument("replay", help="the replay's URL (http(s)://.../v1/matches/<id>/replay) or a file "
+                                       "holding its JSON (- for standard input)")
     bot = sub.add_parser("bot", help="bots take open seats of a match (on the service at "
                                      "PARLOR_SERVICE_TARGET) and play them to the end")
     bot.add_argument("match_id")
@@ -41,9 +48,15 @@ def main(argv: list[str] | None = None) -> None:
         from .bots.client import run
         sys.exit(run(Settings.from_env().service_target, args.match_id, args.seats, args.name, args.seed,
                      out=lambda line: print(line, flush=True)))
+    if command == "verify":
+        from .verify import main as verify_main
+        sys.exit(verify_main(args.replay))
     if command == "service":
         from .server import main as serve
         serve()
+    elif command == "worker":
+        from .worker import main as work
+        work()
     elif command == "gateway":
         settings = Settings.from_env()
         _check_free(settings.host, settings.http_port, "PARLOR_HTTP_PORT")
@@ -69,7 +82,8 @@ def dev() -> int:
     if not env.get("PARLOR_HOST", "").strip():  # (empty counts as unset)
         env["PARLOR_HOST"] = "127.0.0.1"
     settings = Settings.from_env()
-    settings.check_distinct_ports("PARLOR_HTTP_PORT", "PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT")
+    settings.check_distinct_ports("PARLOR_HTTP_PORT", "PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT",
+                                  "PARLOR_WORKER_PORT")
     _check_free(env["PARLOR_HOST"], settings.http_port, "PARLOR_HTTP_PORT")  # before anything starts
     if settings.redis_url:
         return _supervise(env, settings, embedded=False)
@@ -94,7 +108,8 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
     # The gateway starts once the service serves: a gateway worker that tried
     # the service before it was up backs off (up to a second) and would answer
     # 503 after the banner said Parlor was running.
-    children = [subprocess.Popen([sys.executable, "-m", "parlor.service.server"], env=env)]
+    children = [subprocess.Popen([sys.executable, "-m", "parlor.service.server"], env=env),
+                subprocess.Popen([sys.executable, "-m", "parlor.service.worker"], env=env)]
     stopping = False
 
     def stop(signum=None, _frame=None):
@@ -114,7 +129,7 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
                 code = exited[0].returncode or 1
                 print(f"parlor dev: a server exited ({code}); stopping", file=sys.stderr)
                 break
-            if len(children) == 1:
+            if len(children) == 2:
                 if _serving(target):
                     children.append(subprocess.Popen([sys.executable, *GATEWAY_ARGS], env=env))
             elif not announced and _ready(f"{rest}/readyz"):
@@ -125,7 +140,7 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
                       f"  Redis  {redacted_url(env['REDIS_URL'])}"
                       f"{' (embedded, discarded on exit)' if embedded else ' (REDIS_URL)'}\n", flush=True)
             if not announced and time.monotonic() - started > 30:
-                waiting = "the service (is Redis reachable?)" if len(children) == 1 else "the gateway"
+                waiting = "the service (is Redis reachable?)" if len(children) == 2 else "the gateway"
                 print(f"parlor dev: still waiting for {waiting} after 30 s; check the logs above",
                       file=sys.stderr)
                 started = time.monotonic()

@@ -33,12 +33,12 @@ from parlor.common.config import Settings
 from parlor.common.errors import ParlorError
 from parlor.v1 import parlor_pb2 as pb
 
-from . import games, metrics, wire
+from . import bots, games, lobby, metrics, schedule, wire
 from .allowance import Allowance
 from .games.base import Event, Game, OptionError, RulesError, shown
 from .games.rng import Rng
 from .record import Record, RecordCache
-from .store import Conflict, DuplicateKey, MatchStore, NewEvent, Stored
+from .store import Conflict, DuplicateKey, MatchStore, NewEvent, ShardOp, Stored, quick_key
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,11 @@ MAX_EVENTS_PER_PAGE = 10_000  # a whole match but the longest Heck ones (max_rou
 STREAM_READS = 16          # event-stream reads in flight at once, per process
 MAX_SEED_LENGTH = 256
 MAX_NAME_LENGTH = 64
+MAX_TURN_SECONDS = 86_400  # a turn clock runs 5 s to a day
+MIN_TURN_SECONDS = 5
+MAX_FILL_SECONDS = 3_600   # quick match: bots fill a table after at most an hour
+QUICK_SECONDS = 5.0        # how long a quick match waits for a table being made, at most
+MAX_WORK = 10_000          # writes the worker makes for one match in a row (a long match of bots)
 _MATCH_ID = re.compile(r"[a-z2-7]{24}")
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 # An idempotency record: request fingerprint, version after, first and last event.
@@ -106,23 +111,9 @@ class Matches:
     # ---- create and join -------------------------------------------------------
 
     async def create(self, request: pb.CreateMatchRequest) -> pb.Match:
-        game = games.get(request.game)
-        if game is None:
-            named = f"There is no game {shown(request.game)}" if request.game else "The request names no game"
-            raise ParlorError("UNKNOWN_GAME", f"{named}; the games are {', '.join(games.GAMES)}.",
-                              game=request.game)
-        if request.players == 0:  # proto3: absent and 0 look alike
-            raise ParlorError("INVALID_PLAYER_COUNT", f"The request gives no player count (players); "
-                              f"{game.title} is played by {game.min_players} to {game.max_players} players.")
-        given = request.WhichOneof("options")
-        if given is not None and given != game.id:
-            raise ParlorError("INVALID_OPTION", f"Options for {given} do not fit a {game.id} match.")
-        try:
-            options = game.resolve_options(
-                request.players, wire.options_to_plain(getattr(request, given)) if given else {})
-        except OptionError as exc:
-            code = "INVALID_OPTION" if exc.option else "INVALID_PLAYER_COUNT"
-            raise ParlorError(code, exc.message, option=exc.option) from None
+        game, options = _game_and_options(request)
+        table = _table_settings(request.visibility, request.turn_seconds, request.on_timeout)
+        bots = _bot_seats(request.bots, request.players)
         if request.HasField("seed"):
             if not self.settings.allow_fixed_seed:
                 raise ParlorError("FIXED_SEED_DISABLED",
@@ -132,24 +123,47 @@ class Matches:
             seed = request.seed
         else:
             seed = secrets.token_urlsafe(24)  # 192 random bits
-        rng = Rng.from_seed(seed)
-        state = game.new_state(request.players, options, rng)
-        record = Record(
-            match_id=new_match_id(), game=game.id, rules_version=game.rules_version,
-            players=request.players, options=options, seed=seed, status=pb.WAITING,
-            names=[None] * request.players, token_hashes=[None] * request.players,
-            rng=rng.counter, last_event=0, state=state)
-        while not await self.store.create(record.match_id, data := record.encode(), self._waiting_ttl):
-            record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
+        record = self._new_record(game, request.players, options, seed, **table)
+        events: list[Any] = []
+        for seat, level in bots:
+            events.append(self._seat_bot(record, seat, level))
+        events += self._start_if_full(record, game)
+        while True:
+            try:
+                _, data = await self._commit(record, None, events, before=pb.MATCH_STATUS_UNSPECIFIED)
+                break
+            except Conflict:
+                record.match_id = new_match_id()  # 120-bit ids: a clash is next to impossible
         metrics.match(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
                                          "players": record.players})
+        await self._started(record, pb.WAITING)
         view = self._view(record, 0, None)
         self._records.put(record, data)  # last: from here on another call may take it
         return view
 
-    async def join(self, request: pb.JoinMatchRequest) -> pb.JoinMatchResponse:
+    def _new_record(self, game: Game, players: int, options: dict[str, Any], seed: str,
+                    match_id: str | None = None, **table: Any) -> Record:
+        rng = Rng.from_seed(seed)
+        state = game.new_state(players, options, rng)
+        return Record(
+            match_id=match_id or new_match_id(), game=game.id, rules_version=game.rules_version,
+            players=players, options=options, seed=seed, status=pb.WAITING,
+            names=[None] * players, token_hashes=[None] * players, rng=rng.counter, last_event=0,
+            state=state, bots=[None] * players, created_ms=self.store.now_ms(), **table)
+
+    async def join(self, request: pb.JoinMatchRequest, reservation: str = "",
+                   fill_bots_at: int | None = None) -> pb.JoinMatchResponse:
+        """Takes a seat for the caller, or for a bot (request.bot). QuickMatch
+        passes the seat `reservation` the join uses up, and when bots are to
+        fill the match's open seats (the earliest time any caller asked for)."""
+        level = request.bot
+        if level and level not in bots.LEVELS:
+            raise ParlorError("INVALID_BOT", f"A bot is {' or '.join(bots.LEVELS)}, not {shown(level)}.",
+                              bot=level[:64])
         name = request.name.strip()
+        if level and not name:
+            name = f"{level.capitalize()} bot"
         if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable() or not _shows(name):
             raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters, "
                                               "at least one of them visible.")
@@ -161,42 +175,334 @@ class Matches:
                               "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
                               "token again.")
         idem_fields = (_join_field(request.match_id, key),) if key else ()
-        fingerprint = _join_fingerprint(name, asked) if key else b""
+        fingerprint = _join_fingerprint(name, asked, level) if key else b""
         for _ in range(MAX_ATTEMPTS):
             stored, record = await self._fetch(request.match_id, idem_fields, reuse=True)
             version = stored.version
             with self._kept_if_refused(record, stored):
                 if stored.idempotency is not None:
-                    reply = _join_replay(record.match_id, key, stored.idempotency, fingerprint)
+                    reply = _join_replay(record, key, stored.idempotency, fingerprint)
                     self._records.give_back(record, stored.record)  # answered, not changed
                     return reply
                 seat = _open_seat(record, asked)
-            secret = secrets.token_bytes(32)
-            token = _token_text(secret)
-            record.names[seat] = name
-            record.token_hashes[seat] = token_hash(token)
-            events: list[Any] = [{"seat_joined": {"seat": seat, "name": name}}]
+                if level and record.legacy:
+                    raise _too_old()
             game = _engine(record)
-            if None not in record.names:
-                record.status = pb.ACTIVE
-                events.append({"match_started": {}})
-                events.extend(game.opening_events(record.state))
+            if level:
+                token, secret = "", bytes(32)
+                events: list[Any] = [self._seat_bot(record, seat, level, name)]
+            else:
+                secret = secrets.token_bytes(32)
+                token = _token_text(secret)
+                record.names[seat] = name
+                record.token_hashes[seat] = token_hash(token)
+                events = [{"seat_joined": {"seat": seat, "name": name}}]
+            if fill_bots_at is not None and not record.fill_bots_at or \
+                    fill_bots_at is not None and fill_bots_at < record.fill_bots_at:
+                record.fill_bots_at = fill_bots_at
+            events += self._start_if_full(record, game)
             idem = None
-            if key:
-                sealed = _seal(secret, record.match_id, key)
+            if key:  # (a bot's seat has no token: nothing sealed)
+                sealed = bytes(32) if level else _seal(secret, record.match_id, key)
                 idem = (idem_fields[0], _JOIN_RECORD.pack(fingerprint, seat, sealed))
+            extra = [ShardOp("ZREM", quick_key(record.match_id[0], record.quick, "resv"),
+                             (f"{record.match_id}|{reservation}",))] if reservation and record.quick else []
             try:
-                _, data = await self._commit(record, version, events, idempotency=idem)
+                _, data = await self._commit(record, version, events, idempotency=idem, before=pb.WAITING,
+                                             seats_changed=True, extra_ops=extra)
             except (Conflict, DuplicateKey):
                 # Another join wrote first (with this very key: the re-read replays it).
                 continue
             log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
-            if record.active:
-                metrics.match(record.game, "started").inc()
-                await self._index(self.store.mark_started(record.match_id, time.time()))
+            await self._started(record, pb.WAITING)
             self._records.put(record, data)  # last: from here on another call may take it
-            return pb.JoinMatchResponse(seat=seat, token=token)
+            return pb.JoinMatchResponse(seat=seat, token=token, match_id=record.match_id)
         raise _busy()
+
+    @staticmethod
+    def _seat_bot(record: Record, seat: int, level: str, name: str | None = None) -> dict[str, Any]:
+        """Seats a bot (in the record) and returns the event that says so."""
+        name = name or f"{level.capitalize()} bot"
+        record.names[seat] = name
+        if record.bots is None:
+            record.bots = [None] * record.players
+        record.bots[seat] = level
+        return {"seat_joined": {"seat": seat, "name": name, "bot": level}}
+
+    def _start_if_full(self, record: Record, game: Game) -> list[Any]:
+        """Starts play once every seat is taken: the events that show the table."""
+        if record.status != pb.WAITING or None in record.names:
+            return []
+        record.status = pb.ACTIVE
+        record.fill_bots_at = None
+        schedule.set_deadlines(record, game, self.store.now_ms())
+        return [{"match_started": {}}, *game.opening_events(record.state)]
+
+    async def _started(self, record: Record, before: int) -> None:
+        """After a write of a match whose status was `before`: if it started
+        play, metrics and the active-match index."""
+        if record.active and before != pb.ACTIVE:
+            metrics.match(record.game, "started").inc()
+            await self._index(self.store.mark_started(record.match_id, time.time()))
+
+    # ---- leaving ---------------------------------------------------------------
+
+    async def leave(self, request: pb.LeaveMatchRequest, token: str | None) -> pb.Match:
+        """The caller leaves its seat: open again before play starts, a random
+        bot's from then on. Its token stops working either way."""
+        if not token:
+            raise ParlorError("TOKEN_REQUIRED", "Leaving needs the seat's token (Authorization: Bearer ...).")
+        digest = token_hash(token)
+        for _ in range(MAX_ATTEMPTS):
+            stored, record = await self._fetch(request.match_id, reuse=True)
+            with self._kept_if_refused(record, stored):
+                seat = _seat_of(record, digest)
+                if request.seat != seat:
+                    raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
+                                      seat=request.seat)
+                if record.finished:
+                    raise ParlorError("MATCH_FINISHED", "The match is over.")
+                if record.active and record.legacy:
+                    raise _too_old()
+            before = record.status
+            record.token_hashes[seat] = None
+            record.left = [*(record.left or ()), digest]
+            if before == pb.WAITING:
+                record.names[seat] = None
+                events: list[Any] = [{"seat_left": {"seat": seat}}]
+            else:
+                if record.bots is None:
+                    record.bots = [None] * record.players
+                record.bots[seat] = "random"
+                events = [{"seat_left": {"seat": seat, "bot": "random"}}]
+                schedule.set_deadlines(record, _engine(record), self.store.now_ms())
+            try:
+                _, data = await self._commit(record, stored.version, events, before=before, seats_changed=True)
+            except Conflict:
+                continue
+            log.info("seat left", extra={"match_id": record.match_id, "seat": seat})
+            view = self._view(record, stored.version + 1, None)
+            self._records.put(record, data)
+            return view
+        raise _busy()
+
+    # ---- the lobby ---------------------------------------------------------------
+
+    async def list_matches(self, request: pb.ListMatchesRequest) -> pb.ListMatchesResponse:
+        status = request.status or pb.WAITING
+        if status not in (pb.WAITING, pb.ACTIVE):
+            raise ParlorError("INVALID_ARGUMENT", "`status` is WAITING (matches to join) or ACTIVE "
+                                                  "(matches to watch).")
+        if request.game and games.get(request.game) is None:
+            raise _unknown_game(request.game)
+        if not 0 <= request.limit <= lobby.MAX_PAGE:
+            raise ParlorError("INVALID_ARGUMENT", f"`limit` is 1 to {lobby.MAX_PAGE} "
+                                                  f"(0 or none: {lobby.DEFAULT_PAGE}).")
+        limit = request.limit or lobby.DEFAULT_PAGE
+        before = lobby.read_page_token(request.page_token, status, request.game) if request.page_token else None
+        page, cursor = await self.store.lobby_page(pb.MatchStatus.Name(status), request.game, before, limit)
+        now = self.store.now_ms()
+        return pb.ListMatchesResponse(
+            matches=[lobby.listed(data, now) for _, _, data in page],
+            next_page_token=lobby.page_token(status, request.game, *cursor) if cursor else "")
+
+    async def quick(self, request: pb.QuickMatchRequest) -> pb.JoinMatchResponse:
+        """A seat at an open public table of the request's configuration, or at
+        a new one (see lobby.py): a seat is reserved there in one script, then
+        taken with a join like any other."""
+        game, options = _game_and_options(request)
+        table = _table_settings("public", request.turn_seconds, request.on_timeout)
+        if not 0 <= request.fill_with_bots_after <= MAX_FILL_SECONDS:
+            raise ParlorError("INVALID_ARGUMENT", f"`fillWithBotsAfter` is 1 to {MAX_FILL_SECONDS} seconds "
+                                                  "(0 or none: wait for people).")
+        name = request.name.strip()
+        if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable() or not _shows(name):
+            raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters, "
+                                              "at least one of them visible.")
+        key = request.idempotency_key
+        if key and not _JOIN_KEY.fullmatch(key):
+            raise ParlorError("INVALID_IDEMPOTENCY_KEY",
+                              "An idempotency key for a join is 16 to 128 printable ASCII characters, "
+                              "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
+                              "token again.")
+        shard, config = lobby.quick_config(game.id, request.players, options, table["turn_seconds"],
+                                           table["on_timeout"])
+        fingerprint = hashlib.sha256(orjson.dumps([name, request.fill_with_bots_after])).hexdigest()[:32]
+        idem = (_join_digest(b"quick", config, key).hex()[:32], fingerprint.encode()) if key else None
+        reservation = secrets.token_hex(8)
+        ttl_ms = self._waiting_ttl * 1000
+        fill = request.fill_with_bots_after
+        waited_until = time.monotonic() + QUICK_SECONDS
+        while time.monotonic() < waited_until:
+            kind, found = await self.store.quick_seat(shard, config, reservation, lobby.RESERVATION_MS,
+                                                      idem, ttl_ms)
+            if kind == "wait":  # another caller is making the next table
+                await asyncio.sleep(0.01 + secrets.randbelow(20) / 1000)
+                continue
+            if kind == "again":
+                first, _, match_id = found.decode().partition("|")
+                if first != fingerprint:
+                    raise ParlorError("IDEMPOTENCY_KEY_REUSED",
+                                      "This idempotency key was used for a different quick match.")
+            elif kind == "join":
+                match_id = found.decode()
+            else:
+                match_id = await self._new_quick_table(game, request.players, options, table, shard, config,
+                                                       reservation, idem)
+            fill_at = self.store.now_ms() + fill * 1000 if fill else None
+            try:
+                return await self.join(pb.JoinMatchRequest(match_id=match_id, name=name, idempotency_key=key),
+                                       reservation=reservation, fill_bots_at=fill_at)
+            except ParlorError as err:
+                if err.code not in ("MATCH_FULL", "SEAT_TAKEN", "MATCH_NOT_FOUND") or kind == "again":
+                    raise
+                # Taken by somebody who joined it by its id, or expired: another table.
+        raise _busy()
+
+    async def _new_quick_table(self, game: Game, players: int, options: dict[str, Any], table: dict[str, Any],
+                               shard: str, config: str, reservation: str,
+                               idem: tuple[str, bytes] | None) -> str:
+        """Creates the next open table of a quick-match configuration, with a
+        seat reserved for the caller, in the configuration's shard."""
+        record = self._new_record(game, players, options, secrets.token_urlsafe(24),
+                                  match_id=shard + new_match_id()[1:], quick=config, **table)
+        while True:
+            ops = [ShardOp("ZADD", quick_key(shard, config), (record.created_ms, record.match_id)),
+                   ShardOp("ZADD", quick_key(shard, config, "resv"),
+                           (record.created_ms + lobby.RESERVATION_MS, f"{record.match_id}|{reservation}")),
+                   ShardOp("PEXPIRE", quick_key(shard, config), (self._waiting_ttl * 1000,)),
+                   ShardOp("PEXPIRE", quick_key(shard, config, "resv"), (self._waiting_ttl * 1000,)),
+                   ShardOp("DEL", quick_key(shard, config, "creating"))]
+            if idem:
+                ops += [ShardOp("HSET", quick_key(shard, config, "idem"),
+                                (idem[0], idem[1] + b"|" + record.match_id.encode())),
+                        ShardOp("PEXPIRE", quick_key(shard, config, "idem"), (self._waiting_ttl * 1000,))]
+            try:
+                _, data = await self._commit(record, None, [], before=pb.MATCH_STATUS_UNSPECIFIED, extra_ops=ops)
+                break
+            except Conflict:
+                record.match_id = shard + new_match_id()[1:]
+        metrics.match(game.id, "created").inc()
+        log.info("match created", extra={"match_id": record.match_id, "game": game.id,
+                                         "players": record.players, "quick": config})
+        self._records.put(record, data)
+        return record.match_id
+
+    # ---- replays and rules ---------------------------------------------------------
+
+    async def replay(self, match_id: str) -> pb.Replay:
+        stored, record = await self._fetch(match_id)
+        if not record.finished:
+            raise ParlorError("MATCH_NOT_FINISHED", "A match's replay is there once it is over "
+                              "(its seed is revealed then).")
+        game = _engine(record)
+        version, seats = stored.version, lobby.seats(record)
+        options = {name: value for name, value in record.options.items() if value is not None}
+        result = _result(game.outcome(record.state))
+        actions = [pb.ReplayAction(seat=seat, action=pb.Action(**{record.game: action}), version=at)
+                   for seat, action, at in _logged(await self.store.actions(match_id, -1, record.legacy),
+                                                   record.players)]
+        return pb.Replay(match_id=record.match_id, game=record.game, rules_version=record.rules_version,
+                         players=record.players, seats=seats, seed=record.seed,
+                         seed_sha256=seed_sha256(record.seed), actions=actions, result=result,
+                         version=version, **{record.game: options})
+
+    @staticmethod
+    def rules(request: pb.GetRulesRequest) -> pb.Rules:
+        if games.get(request.game) is None:
+            raise _unknown_game(request.game)
+        return pb.Rules(game=request.game, markdown=games.rulebook(request.game))
+
+    # ---- the worker ---------------------------------------------------------------------
+
+    async def work(self, match_id: str) -> list[str]:
+        """Does what the match has due now (schedule.due_work: bots filling its
+        seats, a bot's move, a turn clock run out), one write each, through
+        the same version-checked writes as every call, for as long as more is
+        due at once (a table of bots plays on), at most MAX_WORK writes; then
+        sets the match's schedule to what comes next. Returns what it did, by
+        kind. A write that loses a race re-reads and decides again, so a move
+        is never made twice and one made late is refused."""
+        done: list[str] = []
+        lost = 0
+        while len(done) < MAX_WORK:
+            try:
+                stored, record = await self._fetch(match_id, reuse=True)
+            except ParlorError as err:
+                if err.code != "MATCH_NOT_FOUND":
+                    raise
+                await self.store.release(match_id, None, None)  # expired: off the schedule
+                return done
+            game = _engine(record)
+            now = self.store.now_ms()
+            due = schedule.due_work(record, game, now)
+            if due is None:
+                upcoming = schedule.next_due(record, game, now) if schedule.scheduled(record) else None
+                await self.store.release(match_id, stored.version, upcoming, stored.legacy)
+                self._records.give_back(record, stored.record)
+                return done
+            kind, seat = due
+            before = record.status
+            events, action, label = self._do(record, game, kind, seat, stored.version, now)
+            try:
+                _, data = await self._commit(record, stored.version, events, action=action, before=before,
+                                             seats_changed=kind != schedule.BOT)
+            except (Conflict, DuplicateKey):
+                lost += 1
+                if lost >= MAX_ATTEMPTS:
+                    return done
+                continue
+            await self._started(record, before)
+            if record.finished:
+                metrics.match(record.game, "finished").inc()
+                await self._index(self.store.mark_finished(record.match_id))
+            self._records.put(record, data)
+            done.append(label)
+        return done
+
+    def _do(self, record: Record, game: Game, kind: str, seat: int, version: int,
+            now: int) -> tuple[list[Any], bytes, str]:
+        """Makes the worker's move `kind` on the record: its events, the
+        action for the match's log (b"" for none), and what it was (fill,
+        bot_random, bot_strong, timeout_default, timeout_bot)."""
+        if kind == schedule.FILL:
+            events = [self._seat_bot(record, open_seat, "random")
+                      for open_seat, name in enumerate(record.names) if name is None]
+            return events + self._start_if_full(record, game), b"", "fill"
+        events: list[Any] = []
+        label = f"bot_{record.bot(seat)}"
+        if kind == schedule.TIMEOUT:
+            label = f"timeout_{record.on_timeout}"
+            if record.on_timeout == "bot":
+                record.left = [*(record.left or ()), record.token_hashes[seat]]
+                record.token_hashes[seat] = None
+                if record.bots is None:
+                    record.bots = [None] * record.players
+                record.bots[seat] = "random"
+                events.append({"turn_timed_out": {"seat": seat, "bot": "random"}})
+            else:
+                events.append({"turn_timed_out": {"seat": seat}})
+        level = record.bot(seat)
+        if level:
+            action = bots.choose(game, level, game.view(record.state, seat), game.legal(record.state, seat),
+                                 seat, bots.bot_rng(record.seed, seat, version))
+        else:
+            action = game.timeout_action(record.state, seat)
+        rng = Rng.from_seed(record.seed, record.rng)
+        events += game.play(record.state, seat, action, rng)
+        record.rng = rng.counter
+        events += self._finish_if_over(record, game)
+        schedule.set_deadlines(record, game, now, actor=seat)
+        return events, orjson.dumps([seat, action, version + 1]), label
+
+    @staticmethod
+    def _finish_if_over(record: Record, game: Game) -> list[Any]:
+        outcome = game.outcome(record.state)
+        if outcome is None:
+            return []
+        record.status = pb.FINISHED
+        record.deadlines = None
+        return [{"match_finished": {"result": _result(outcome), "seed": record.seed}}]
 
     # ---- reads -------------------------------------------------------------------
 
@@ -222,7 +528,7 @@ class Matches:
         _, record = await self._load(request.match_id)
         seat = self._seat(record, token, required=False)
         last_event = record.last_event  # (read before the next await: see _fetch)
-        raw = await self.store.events(record.match_id, request.after, limit, seat)
+        raw = await self.store.events(record.match_id, request.after, limit, seat, legacy=record.legacy)
         events = [pb.Event.FromString(data) for data in raw]
         if events:  # (events written between the two reads come too)
             last_event = max(last_event, events[-1].number)
@@ -253,7 +559,7 @@ class Matches:
             ends = loop.time() + self.settings.stream_seconds
             after = request.after
             notice.clear()  # (as before every read: the read covers all news until now)
-            raw = await self._stream_events(match_id, after, seat)
+            raw = await self._stream_events(match_id, after, seat, record.legacy)
             while True:
                 events = [pb.Event.FromString(data) for data in raw]
                 end = bool(events) and events[-1].HasField("match_finished")
@@ -273,7 +579,7 @@ class Matches:
                         if not woke:  # a quiet interval: the keep-alive goes out before
                             yield pb.WatchEventsResponse()  # Redis is asked (it may hang)
                     notice.clear()  # before reading: a notice from now on means more to read
-                    raw = await self._stream_events(match_id, after, seat)
+                    raw = await self._stream_events(match_id, after, seat, record.legacy)
                     if raw:
                         break
                     # Nothing new: a quiet interval, or news before `after` (a stream
@@ -289,7 +595,8 @@ class Matches:
             self.streams -= 1
             metrics.STREAMS.dec()
 
-    async def _stream_events(self, match_id: str, after: int, seat: int | None) -> list[bytes]:
+    async def _stream_events(self, match_id: str, after: int, seat: int | None,
+                             legacy: bool = False) -> list[bytes]:
         """The events after `after` as `seat` sees them, for a live stream. One
         commit wakes every stream of its match at once, and those that stand at
         the same event with the same eyes (the spectators, say) share one read,
@@ -301,14 +608,14 @@ class Matches:
         if shared is not None and shared[0] is epoch:
             read = shared[1]
         else:
-            read = asyncio.ensure_future(self._read_events(match_id, after, seat))
+            read = asyncio.ensure_future(self._read_events(match_id, after, seat, legacy))
             self._reads[key] = (epoch, read)
             read.add_done_callback(functools.partial(self._read_done, key))
         return await asyncio.shield(read)  # a stream that leaves does not cancel the others' read
 
-    async def _read_events(self, match_id: str, after: int, seat: int | None) -> list[bytes]:
+    async def _read_events(self, match_id: str, after: int, seat: int | None, legacy: bool) -> list[bytes]:
         async with self._stream_reads:
-            return await self.store.events(match_id, after, MAX_EVENTS_PER_PAGE, seat)
+            return await self.store.events(match_id, after, MAX_EVENTS_PER_PAGE, seat, legacy=legacy)
 
     def _read_done(self, key: tuple[str, int, int | None], read: asyncio.Future) -> None:
         shared = self._reads.get(key)
@@ -369,11 +676,8 @@ class Matches:
                 action, engine_events = self._play(record, stored.version, seat, request.action, which,
                                                    expected)
             game = _engine(record)
-            outcome = game.outcome(record.state)
-            events: list[Any] = list(engine_events)
-            if outcome is not None:
-                record.status = pb.FINISHED
-                events.append({"match_finished": {"result": _result(outcome), "seed": record.seed}})
+            events: list[Any] = [*engine_events, *self._finish_if_over(record, game)]
+            schedule.set_deadlines(record, game, self.store.now_ms(), actor=seat)
             first = record.last_event + 1
             idem = None
             if key:
@@ -381,8 +685,8 @@ class Matches:
                                                           first + len(events) - 1))
             try:
                 built, data = await self._commit(record, stored.version, events,
-                                                 action=orjson.dumps([seat, action]),
-                                                 idempotency=idem, seat=seat)
+                                                 action=orjson.dumps([seat, action, stored.version + 1]),
+                                                 idempotency=idem, seat=seat, before=pb.ACTIVE)
             except DuplicateKey:
                 continue  # the same request won a race: re-read finds its record and replays it
             except Conflict:
@@ -459,7 +763,7 @@ class Matches:
                                   "try again in a few seconds.")
             record = await self._rebuild(record, at_version)
         raw = await self.store.events(record.match_id, first - 1, last - first + 1, seat,
-                                      until=last)
+                                      until=last, legacy=record.legacy)
         return pb.SubmitActionResponse(match=self._view_fields(record, at_version, seat),
                                        events=[pb.Event.FromString(data) for data in raw])
 
@@ -470,8 +774,11 @@ class Matches:
         rng = Rng.from_seed(record.seed)
         past = copy.copy(record)
         past.state = game.new_state(record.players, record.options, rng)
-        for data in await self.store.actions(record.match_id, version - record.players):
-            seat, action = orjson.loads(data)
+        # (every action took at least a version: the first `version` hold those up to it)
+        for seat, action, at in _logged(await self.store.actions(record.match_id, version, record.legacy),
+                                        record.players):
+            if at > version:
+                break
             game.play(past.state, seat, action, rng)
         past.rng = rng.counter
         past.status = pb.FINISHED if game.outcome(past.state) is not None else pb.ACTIVE
@@ -509,7 +816,9 @@ class Matches:
             metrics.RECORD_HIT.inc()
             return stored, kept
         metrics.RECORD_MISS.inc()
-        return stored, self._decode(stored.record)
+        record = self._decode(stored.record)
+        record.legacy = stored.legacy
+        return stored, record
 
     def _decode(self, data: bytes) -> Record:
         record = Record.decode(data)
@@ -528,12 +837,16 @@ class Matches:
             return None
         return _seat_of(record, token_hash(token))
 
-    async def _commit(self, record: Record, version: int, events: list[Event | dict[str, Any]],
+    async def _commit(self, record: Record, version: int | None, events: list[Event | dict[str, Any]],
                       action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
-                      seat: int | None = None) -> tuple[list[pb.Event], bytes]:
-        """Numbers and stores the events with the record at version+1; returns
-        the events as `seat` sees them, and the record as stored."""
-        new_version = version + 1
+                      seat: int | None = None, before: int = pb.ACTIVE, seats_changed: bool = False,
+                      extra_ops: list[ShardOp] = ()) -> tuple[list[pb.Event], bytes]:
+        """Numbers and stores the events with the record at version+1 (a new
+        match, version None: at 0), together with the shard's updates: the
+        match's schedule, its lobby entry (`before`: its status before this
+        write; `seats_changed`: who sits where changed) and `extra_ops`.
+        Returns the events as `seat` sees them, and the record as stored."""
+        new_version = 0 if version is None else version + 1
         stored, seen = [], []
         number = record.last_event
         for event in events:
@@ -551,8 +864,16 @@ class Matches:
         ttl = (self.settings.finished_ttl if record.finished
                else self._waiting_ttl if record.status == pb.WAITING
                else self.settings.abandoned_ttl)
+        ops: list[ShardOp] = []
+        if not record.legacy:
+            now = self.store.now_ms()
+            if schedule.scheduled(record):
+                ops += schedule.schedule_ops(record, schedule.next_due(record, _engine(record), now))
+            ops += lobby.lobby_ops(record, before, now, ttl, self.settings.abandoned_ttl, seats_changed)
+            ops += extra_ops
         data = record.encode()
-        await self.store.commit(record.match_id, version, data, ttl, stored, action, idempotency)
+        await self.store.commit(record.match_id, version, data, ttl, stored, action, idempotency, ops,
+                                record.legacy)
         return seen, data
 
     @property
@@ -578,16 +899,94 @@ class Matches:
             view = {"options": {name: record.options[name] for name in view["options"]}}
         fields = dict(
             match_id=record.match_id, game=record.game, rules_version=record.rules_version,
-            version=version, status=record.status,
-            seats=[{"seat": s, "name": name or "", "joined": name is not None}
-                   for s, name in enumerate(record.names)],
+            version=version, status=record.status, seats=lobby.seats(record),
             seed_sha256=seed_sha256(record.seed), viewer_seat=seat,
             awaiting=game.to_act(record.state) if record.active else [],
+            turn_seconds=record.turn_seconds, on_timeout=record.on_timeout, visibility=record.visibility,
             **{game.id: view})
+        if record.deadlines and record.active:
+            fields["deadlines"] = [{"seat": s, "at": {"seconds": at // 1000, "nanos": at % 1000 * 1_000_000}}
+                                   for s, at in enumerate(record.deadlines) if at is not None]
         if record.finished:
             fields["seed"] = record.seed
             fields["result"] = _result(game.outcome(record.state))
         return fields
+
+
+def _unknown_game(game_id: str) -> ParlorError:
+    named = f"There is no game {shown(game_id)}" if game_id else "The request names no game"
+    return ParlorError("UNKNOWN_GAME", f"{named}; the games are {', '.join(games.GAMES)}.", game=game_id)
+
+
+def _game_and_options(request: pb.CreateMatchRequest | pb.QuickMatchRequest) -> tuple[Game, dict[str, Any]]:
+    """The game a create (or quick match) names and its options, every one with its value."""
+    game = games.get(request.game)
+    if game is None:
+        raise _unknown_game(request.game)
+    if request.players == 0:  # proto3: absent and 0 look alike
+        raise ParlorError("INVALID_PLAYER_COUNT", f"The request gives no player count (players); "
+                          f"{game.title} is played by {game.min_players} to {game.max_players} players.")
+    given = request.WhichOneof("options")
+    if given is not None and given != game.id:
+        raise ParlorError("INVALID_OPTION", f"Options for {given} do not fit a {game.id} match.")
+    try:
+        return game, game.resolve_options(
+            request.players, wire.options_to_plain(getattr(request, given)) if given else {})
+    except OptionError as exc:
+        code = "INVALID_OPTION" if exc.option else "INVALID_PLAYER_COUNT"
+        raise ParlorError(code, exc.message, option=exc.option) from None
+
+
+def _table_settings(visibility: str, turn_seconds: int, on_timeout: str) -> dict[str, Any]:
+    """A match's own settings (beside the game's options), checked, as Record fields."""
+    if visibility not in ("", "private", "public"):
+        raise ParlorError("INVALID_VISIBILITY", f"`visibility` is \"public\" or \"private\", not {shown(visibility)}.")
+    if turn_seconds and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise ParlorError("INVALID_TURN_SECONDS", f"`turnSeconds` is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} "
+                          "(a day), or 0 for no turn clock.", turn_seconds=turn_seconds)
+    if on_timeout not in ("", "default", "bot"):
+        raise ParlorError("INVALID_ON_TIMEOUT", f"`onTimeout` is \"default\" (the game's default move) or "
+                          f"\"bot\" (a bot takes the seat), not {shown(on_timeout)}.")
+    return {"visibility": visibility or "private", "turn_seconds": turn_seconds,
+            "on_timeout": on_timeout or "default"}
+
+
+def _bot_seats(asked, players: int) -> list[tuple[int, str]]:
+    """The (seat, level) of each bot a create asks for: the seats named, then
+    the highest open seats for the bots without one."""
+    if len(asked) > players:
+        raise ParlorError("INVALID_BOT", f"{len(asked)} bots do not fit {players} seats.")
+    named: dict[int, str] = {}
+    unnamed = []
+    for bot in asked:
+        level = bot.level or "random"
+        if level not in bots.LEVELS:
+            raise ParlorError("INVALID_BOT", f"A bot is {' or '.join(bots.LEVELS)}, not {shown(bot.level)}.",
+                              bot=bot.level[:64])
+        if not bot.HasField("seat"):
+            unnamed.append(level)
+        elif not 0 <= bot.seat < players:
+            raise ParlorError("INVALID_SEAT", f"Seats are numbered 0 to {players - 1}.", seat=bot.seat)
+        elif bot.seat in named:
+            raise ParlorError("INVALID_SEAT", f"Seat {bot.seat} is given two bots.", seat=bot.seat)
+        else:
+            named[bot.seat] = level
+    free = [seat for seat in reversed(range(players)) if seat not in named]
+    return sorted([*named.items(), *zip(free, unnamed)])
+
+
+def _logged(entries: list[bytes], players: int) -> Iterator[tuple[int, dict[str, Any], int]]:
+    """The action log's entries: (seat, action, the version it brought). An
+    entry written before versions were logged has none: those matches took
+    one version per seat joined, then one per action."""
+    for index, data in enumerate(entries):
+        entry = orjson.loads(data)
+        yield entry[0], entry[1], entry[2] if len(entry) > 2 else players + index + 1
+
+
+def _too_old() -> ParlorError:
+    return ParlorError("MATCH_TOO_OLD", "This match was created by an earlier version of the service, which "
+                                        "had no bots: it plays on as before, without them.")
 
 
 def _engine(record: Record) -> Game:
@@ -613,7 +1012,8 @@ def _game_info(game: Game) -> pb.GameInfo:
             info.default.string_value = opt.default
         options.append(info)
     return pb.GameInfo(id=game.id, title=game.title, min_players=game.min_players,
-                       max_players=game.max_players, rules_version=game.rules_version, options=options)
+                       max_players=game.max_players, rules_version=game.rules_version, options=options,
+                       rules_url=f"/v1/games/{game.id}/rules")
 
 
 def _open_seat(record: Record, asked: int | None) -> int:
@@ -638,6 +1038,9 @@ def _seat_of(record: Record, digest: str) -> int:
     for seat, stored in enumerate(record.token_hashes):
         if stored is not None and hmac.compare_digest(stored, digest):
             return seat
+    if record.left and any(hmac.compare_digest(gone, digest) for gone in record.left):
+        raise ParlorError("INVALID_TOKEN", "This token's seat was left (or taken over by a bot when its "
+                                           "turn clock ran out): the token no longer works.")
     raise ParlorError("INVALID_TOKEN", "The token is not valid for this match.")
 
 
@@ -666,18 +1069,19 @@ def _token_text(secret: bytes) -> str:
     return base64.urlsafe_b64encode(secret).rstrip(b"=").decode()
 
 
-def _join_fingerprint(name: str, seat: int | None) -> bytes:
-    body = orjson.dumps([name, seat])
+def _join_fingerprint(name: str, seat: int | None, bot: str = "") -> bytes:
+    body = orjson.dumps([name, seat, bot] if bot else [name, seat])
     return hashlib.sha256(body).digest()[:16]
 
 
-def _join_replay(match_id: str, key: str, stored: bytes, fingerprint: bytes) -> pb.JoinMatchResponse:
-    """The first answer to a join retried with the same key."""
+def _join_replay(record: Record, key: str, stored: bytes, fingerprint: bytes) -> pb.JoinMatchResponse:
+    """The first answer to a join retried with the same key (a bot's has no token)."""
     first_fingerprint, seat, sealed = _JOIN_RECORD.unpack(stored)
     if first_fingerprint != fingerprint:
         raise ParlorError("IDEMPOTENCY_KEY_REUSED",
                           "This idempotency key was used for a different join of this match.")
-    return pb.JoinMatchResponse(seat=seat, token=_token_text(_seal(sealed, match_id, key)))
+    token = "" if not any(sealed) else _token_text(_seal(sealed, record.match_id, key))
+    return pb.JoinMatchResponse(seat=seat, token=token, match_id=record.match_id)
 
 
 def _fingerprint(request: pb.SubmitActionRequest) -> bytes:

@@ -35,6 +35,18 @@ class Record:
     rng: int                        # the match RNG's position
     last_event: int                 # number of the latest event (0: none)
     state: dict[str, Any]           # the engine's state
+    # Added with bots, clocks and the lobby; records written before them lack
+    # these fields and decode with the defaults (a match as it always was).
+    bots: list[str | None] | None = None       # per seat: the bot's level, None for a person or open
+    turn_seconds: int = 0                      # the turn clock (0: none)
+    on_timeout: str = "default"                # "default" or "bot"
+    deadlines: list[int | None] | None = None  # per seat: when its turn clock runs out (epoch ms)
+    visibility: str = "private"                # "private" or "public"
+    created_ms: int = 0                        # when it was created (epoch ms; 0: not known)
+    left: list[str] | None = None              # token hashes of seats left (their tokens are refused)
+    fill_bots_at: int | None = None            # quick match: when bots take the open seats (epoch ms)
+    quick: str | None = None                   # quick match: the configuration's key (its lobby)
+    legacy: bool = False                       # stored under the keys of the first layout (store.keys)
 
     @property
     def active(self) -> bool:
@@ -43,6 +55,10 @@ class Record:
     @property
     def finished(self) -> bool:
         return self.status == pb.FINISHED
+
+    def bot(self, seat: int) -> str | None:
+        """The level of the bot holding `seat`, None for a person or an open seat."""
+        return self.bots[seat] if self.bots else None
 
     def encode(self) -> bytes:
         raw = orjson.dumps(self.__dict__)

@@ -225,6 +225,27 @@ class ParlorServicer(parlor_pb2_grpc.ParlorServicer):
     async def ListEvents(self, request, metadata):
         return await self.matches.events(request, bearer_token(metadata))
 
+    @rpc
+    async def LeaveMatch(self, request, metadata):
+        return await self.matches.leave(request, bearer_token(metadata))
+
+    @rpc
+    async def ListMatches(self, request, metadata):
+        return await self.matches.list_matches(request)
+
+    @rpc
+    async def QuickMatch(self, request, metadata):
+        _no_idempotency_metadata(metadata)
+        return await self.matches.quick(request)
+
+    @rpc
+    async def GetReplay(self, request, metadata):
+        return await self.matches.replay(request.match_id)
+
+    @rpc
+    async def GetRules(self, request, metadata):
+        return self.matches.rules(request)
+
     @rpc_stream
     async def WatchEvents(self, request, metadata):
         async for reply in self.matches.watch(request, bearer_token(metadata)):

@@ -1,22 +1,41 @@
 """The match store: the only code that talks to Redis.
 
-Every key of a match shares the hash tag `{matchId}`, so one Lua script touches
-them atomically and the same code runs on Redis Cluster. Only Redis 6.2 commands.
+Every key of a match carries its *shard*'s hash tag, `{p<c>}`, where <c> is the
+first character of the match id (32 shards), so one Lua script touches the
+match together with its shard's schedule and lobby atomically, and the same
+code runs on Redis Cluster (the 32 shards are 32 slots). Only Redis 6.2 commands.
 
-    parlor:{id}:state    string b"<version>|" + the match record (opaque bytes)
-    parlor:{id}:events   stream entry n-0 is event n: field p = what everybody
+    parlor:{p<c>}:<id>:state    string b"<version>|" + the match record (opaque bytes)
+    parlor:{p<c>}:<id>:events   stream entry n-0 is event n: field p = what everybody
                                 sees, s<seat> = that seat's fuller version
-    parlor:{id}:actions  list   [seat, action] per accepted action (for replays)
-    parlor:{id}:idem     hash   "<credential>:<key>" -> an action's idempotency
+    parlor:{p<c>}:<id>:actions  list   [seat, action, version] per accepted action (replays)
+    parlor:{p<c>}:<id>:idem     hash   "<credential>:<key>" -> an action's idempotency
                                 record; "join:<hash of key>" -> a join's
-    parlor:active        zset   started, unfinished match ids by start time (for
+  per shard:
+    parlor:{p<c>}:due           zset   match id -> when the worker has something to do
+                                (a bot's move, a turn clock, bots filling seats), ms
+    parlor:{p<c>}:claims        hash   match id -> times claimed since its last write
+    parlor:{p<c>}:lobby:<status>[:<game>]  zset  public matches (WAITING, ACTIVE) -> created, ms
+    parlor:{p<c>}:lobby:exp     zset   public match id -> when it expires, ms
+    parlor:{p<c>}:lobby:info    hash   public match id -> its MatchSummary (bytes)
+    parlor:{p<c>}:lobby:open    hash   public waiting match id -> open seats
+    parlor:{p<c>}:quick:<cfg>[:resv|:creating|:idem]  quick match's open tables of one
+                                configuration, their seat reservations, the lock of
+                                the caller creating one, idempotency records
+  and, for every shard at once:
+    parlor:active               zset   started, unfinished match ids by start time (for
                                 the active-matches gauge; not used to serve play)
 
-A write is one script: compare the version, then write state, events, action
-and idempotency record, refresh every key's TTL and announce the new events
-(PUBLISH on parlor:event-notices, which EventNotices hears for live streams).
-A read is one round trip. The client is redis.asyncio: the service runs on one
-event loop.
+Matches created before the shards (ids of the same shape) live under
+`parlor:{<id>}:...` (the legacy layout): they are read and played there as
+before, without what needs their shard (bots, clocks, the lobby).
+
+A write is one script: compare the version (or that the match is new), then
+write state, events, action and idempotency record, refresh every key's TTL,
+apply the shard's updates the caller packed (schedule, lobby), and announce
+the new events (PUBLISH on parlor:event-notices, which EventNotices hears for
+live streams). A read is one round trip. The client is redis.asyncio: the
+service runs on one event loop.
 """
 
 from __future__ import annotations
@@ -44,42 +63,51 @@ from parlor.common.config import TLS_FILE_OPTIONS, sentinel_hosts, topology
 from parlor.common.errors import ParlorError
 
 from . import metrics
+from .games import GAMES
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>"
 
-# ARGV: expected version, new value, TTL ms, idempotency field and record ('' for
-# none), action ('' for none), events, and the time (Redis's clock, ms) after
-# which the write must not happen: a script that waited in a stalled Redis's
-# socket buffer past it (the caller was told the store failed) writes nothing
-# when Redis wakes up. The window is checked last, just before the write: a
-# script that would write nothing anyway (the version moved on, or the same
-# request's retry got there first) says so, and the caller re-reads and
-# answers with what stands, not "not made". The events come packed in one argument
+# ARGV: expected version ("new": the match must not exist yet), new value, TTL
+# ms, idempotency field and record ('' for none), action ('' for none), events,
+# the time (Redis's clock, ms) after which the write must not happen, and the
+# shard's updates. A script that waited in a stalled Redis's socket buffer past
+# that time (the caller was told the store failed) writes nothing when Redis
+# wakes up. The window is checked last, just before the write: a script that
+# would write nothing anyway (the version moved on, or the same request's retry
+# got there first) says so, and the caller re-reads and answers with what
+# stands, not "not made". Events and updates come packed, one argument each
 # (fewer arguments to encode per call): strings, each a 4-byte big-endian length
-# and its bytes; per event the stream id, the field count, then field, value, ...
-# Last, after every write, the new events are announced on NOTICES (the message:
-# the event stream's key) for live streams, with pcall: a Redis user not allowed
-# to publish loses the announcement (streams then find the events at their next
-# keep-alive), never the write. A script is not rolled back on an error, so
-# nothing that may fail comes before a write.
+# and its bytes; per event the stream id, the field count, then field, value,
+# ...; per update a command, its argument count, the index of its key in KEYS
+# (from 5 on: the shard's keys), then its arguments. Last, after every write, the
+# new events are announced on NOTICES (the message: the event stream's key) for
+# live streams, with pcall: a Redis user not allowed to publish loses the
+# announcement (streams then find the events at their next keep-alive), never
+# the write. A script is not rolled back on an error, so nothing that may fail
+# comes before a write.
 _COMMIT = """
 redis.replicate_commands()
 local cur = redis.call('GET', KEYS[1])
-if not cur then return 0 end
-if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return 0 end
+if ARGV[1] == 'new' then
+  if cur then return 0 end
+else
+  if not cur then return 0 end
+  if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return 0 end
+end
 if ARGV[4] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[4]) == 1 then return 2 end
 local now = redis.call('TIME')
 if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[8]) then return 3 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-local packed, pos = ARGV[7], 1
+local packed, pos
 local function take()
   local len, at = struct.unpack('>I4', packed, pos)
   pos = at + len
   return string.sub(packed, at, pos - 1)
 end
+packed, pos = ARGV[7], 1
 while pos <= #packed do
   local cmd = {'XADD', KEYS[2], take()}
   for f = 1, tonumber(take()) * 2 do cmd[#cmd + 1] = take() end
@@ -88,8 +116,105 @@ end
 if ARGV[6] ~= '' then redis.call('RPUSH', KEYS[3], ARGV[6]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[4], ARGV[4], ARGV[5]) end
 for k = 2, 4 do redis.call('PEXPIRE', KEYS[k], ARGV[3]) end
-if #packed > 0 then redis.pcall('PUBLISH', '""" + NOTICES + """', KEYS[2]) end
+packed, pos = ARGV[9], 1
+while pos <= #packed do
+  local cmd = {take()}
+  local count = tonumber(take())
+  cmd[2] = KEYS[tonumber(take())]
+  for a = 1, count do cmd[#cmd + 1] = take() end
+  redis.call(unpack(cmd))
+end
+if #ARGV[7] > 0 then redis.pcall('PUBLISH', '""" + NOTICES + """', KEYS[2]) end
 return 1
+"""
+
+# The worker's claim on what is due in a shard: KEYS due, claims; ARGV lease ms,
+# most items. Each due item is pushed a lease into the future (so that no other
+# worker takes it meanwhile, and it comes due again should this worker die)
+# and counted in claims; a write of the match clears the count (ShardOp), so a
+# count above 1 is a claim whose lease ran out unfinished.
+_CLAIM = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for _, id in ipairs(due) do
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), id)
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HINCRBY', KEYS[2], id, 1)
+end
+return out
+"""
+
+# The worker found nothing to do for a claimed match at the version it read
+# (a player acted first, the clock was moved): its schedule is set to what that
+# version has due, unless the match has moved on meanwhile (its write set the
+# schedule then) or, for a match gone (ARGV[2] ''), has come back. KEYS state,
+# due, claims; ARGV match id, version, due ms ('' for nothing due).
+_RELEASE = """
+local cur = redis.call('GET', KEYS[1])
+if ARGV[2] == '' then
+  if cur then return 0 end
+elseif not cur or string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[2] then
+  return 0
+end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[2], ARGV[1]) else redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1]) end
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+"""
+
+# Quick match: a seat at one of a configuration's open tables. KEYS tables (zset
+# id -> created), reservations (zset "id|token" -> until), the creating lock,
+# idempotency records, lobby:open, lobby:exp; ARGV reservation ms, token,
+# idempotency field ('' for none), fingerprint, TTL ms. Answers {'again', record}
+# for a key used before, {'join', id} with a seat reserved at a table with seats
+# neither taken nor reserved, else {'create', ''} to the one caller that gets
+# the lock (it creates the next table), {'wait', ''} to the others.
+_QUICK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if ARGV[3] ~= '' then
+  local done = redis.call('HGET', KEYS[4], ARGV[3])
+  if done then return {'again', done} end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local held = {}
+for _, r in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  local id = string.sub(r, 1, string.find(r, '|', 1, true) - 1)
+  held[id] = (held[id] or 0) + 1
+end
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, 19)) do
+  local open = tonumber(redis.call('HGET', KEYS[5], id) or '0')
+  local expires = tonumber(redis.call('ZSCORE', KEYS[6], id) or '0')
+  if open <= 0 or expires <= now then
+    redis.call('ZREM', KEYS[1], id)
+  elseif open > (held[id] or 0) then
+    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), id .. '|' .. ARGV[2])
+    redis.call('PEXPIRE', KEYS[2], ARGV[5])
+    if ARGV[3] ~= '' then
+      redis.call('HSET', KEYS[4], ARGV[3], ARGV[4] .. '|' .. id)
+      redis.call('PEXPIRE', KEYS[4], ARGV[5])
+    end
+    return {'join', id}
+  end
+end
+if redis.call('SET', KEYS[3], ARGV[2], 'NX', 'PX', 2000) then return {'create', ''} end
+return {'wait', ''}
+"""
+
+# Drops a shard's lobby entries of matches that expired (at most 100 a call).
+# KEYS lobby:exp, lobby:info, lobby:open, then every lobby zset of the shard.
+_PURGE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, 100)
+for _, id in ipairs(gone) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HDEL', KEYS[3], id)
+  for k = 4, #KEYS do redis.call('ZREM', KEYS[k], id) end
+end
+return #gone
 """
 
 
@@ -98,6 +223,18 @@ class Stored:
     version: int
     record: bytes
     idempotency: bytes | None = None
+    legacy: bool = False  # found under the first layout's keys (see keys())
+
+
+@dataclass(frozen=True)
+class ShardOp:
+    """One update of a shard's keys (schedule, lobby) that a write makes with
+    the match, in the same script: a Redis command on `key`, one of the
+    match's shard's keys (shard_key)."""
+
+    command: str
+    key: str
+    args: tuple[bytes | str | int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,9 +294,44 @@ ACTIVE_INDEX = "parlor:active"
 _LENGTH = struct.Struct(">I")
 
 
-def keys(match_id: str) -> tuple[str, str, str, str]:
-    tag = f"parlor:{{{match_id}}}"
+def _pack(parts: Sequence[bytes | str]) -> bytes:
+    """Strings as the scripts unpack them: each a 4-byte big-endian length and its bytes."""
+    out = []
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        out.append(_LENGTH.pack(len(data)) + data)
+    return b"".join(out)
+
+
+SHARDS = "abcdefghijklmnopqrstuvwxyz234567"  # a match id's first character names its shard
+
+
+def keys(match_id: str, legacy: bool = False) -> tuple[str, str, str, str]:
+    """The match's state, events, actions and idempotency keys; `legacy`: as
+    matches created before the shards are stored."""
+    tag = f"parlor:{{{match_id}}}" if legacy else f"parlor:{{p{match_id[0]}}}:{match_id}"
     return f"{tag}:state", f"{tag}:events", f"{tag}:actions", f"{tag}:idem"
+
+
+def shard_key(shard: str, name: str) -> str:
+    """A key of the shard `shard` (a character of SHARDS): in the same slot as
+    its matches' keys."""
+    return f"parlor:{{p{shard}}}:{name}"
+
+
+LOBBY_STATUSES = ("WAITING", "ACTIVE")
+
+
+def quick_key(shard: str, config: str, part: str = "") -> str:
+    """A quick-match configuration's keys: its open tables, or `part` (resv,
+    creating, idem)."""
+    return shard_key(shard, f"quick:{config}" + (f":{part}" if part else ""))
+
+
+def match_of(events_key: bytes) -> str:
+    """The match id of an events key of either layout (as NOTICES carries it)."""
+    text = events_key.decode("ascii", "replace").removesuffix(":events")
+    return text.rpartition(":")[2].strip("{}")
 
 
 def connect(url: str, pubsub: bool = False) -> aredis.Redis:
@@ -349,6 +521,10 @@ class MatchStore:
         self._clock = clock
         self.notices = EventNotices(pubsub)
         self._commit = client.register_script(_COMMIT)
+        self._claim = client.register_script(_CLAIM)
+        self._release = client.register_script(_RELEASE)
+        self._quick = client.register_script(_QUICK)
+        self._purge = client.register_script(_PURGE)
 
     def _check_answering(self) -> None:
         if self._refuse_until and time.monotonic() < self._refuse_until:
@@ -427,19 +603,18 @@ class MatchStore:
 
     @_store_errors
     @_one_of_many
-    async def create(self, match_id: str, record: bytes, ttl_seconds: int) -> bool:
-        """Stores a new match at version 0; False if the id is taken."""
-        return bool(await self.redis.set(keys(match_id)[0], b"0|" + record,
-                                         px=ttl_seconds * 1000, nx=True))
-
-    @_store_errors
-    @_one_of_many
     @_retry_read
     async def load(self, match_id: str, idempotency_fields: Sequence[str] = ()) -> Stored | None:
         """The match's version and record (and the idempotency record under
-        the first of `idempotency_fields` that holds one) in one round trip;
-        None if there is no such match."""
-        state, _, _, idem = keys(match_id)
+        the first of `idempotency_fields` that holds one) in one round trip
+        (two for a match of the legacy layout); None if there is no such match."""
+        found = await self._load(match_id, idempotency_fields, False)
+        if found is None:
+            found = await self._load(match_id, idempotency_fields, True)
+        return found
+
+    async def _load(self, match_id: str, idempotency_fields: Sequence[str], legacy: bool) -> Stored | None:
+        state, _, _, idem = keys(match_id, legacy)
         if not idempotency_fields:
             value, found = await self.redis.get(state), None
         else:
@@ -452,27 +627,39 @@ class MatchStore:
         if value is None:
             return None
         version, _, record = value.partition(b"|")
-        return Stored(int(version), record, found)
+        return Stored(int(version), record, found, legacy)
 
     @_store_errors
     @_one_of_many
-    async def commit(self, match_id: str, expected_version: int, record: bytes, ttl_seconds: int,
-               events: Sequence[NewEvent] = (), action: bytes = b"",
-               idempotency: tuple[str, bytes] | None = None) -> int:
-        """Writes the next version if the stored one is still `expected_version`.
-        Raises Conflict (re-read and re-validate) or DuplicateKey."""
-        value = b"%d|%s" % (expected_version + 1, record)
+    async def commit(self, match_id: str, expected_version: int | None, record: bytes, ttl_seconds: int,
+                     events: Sequence[NewEvent] = (), action: bytes = b"",
+                     idempotency: tuple[str, bytes] | None = None, shard_ops: Sequence[ShardOp] = (),
+                     legacy: bool = False) -> int:
+        """Writes the next version if the stored one is still `expected_version`
+        (None: a new match, at version 0, if the id is free), with the shard's
+        updates `shard_ops`. Raises Conflict (re-read and re-validate; for a new
+        match, the id is taken) or DuplicateKey."""
+        version = 0 if expected_version is None else expected_version + 1
+        value = b"%d|%s" % (version, record)
         packed = []
         for event in events:
             packed += [b"%d-0" % event.number, b"%d" % (1 + len(event.private)), b"p", event.public]
             for seat, data in event.private.items():
                 packed += [b"s%d" % seat, data]
+        match_keys = list(keys(match_id, legacy))
+        shard_keys: list[str] = []
+        ops = []
+        for op in shard_ops:
+            if op.key not in shard_keys:
+                shard_keys.append(op.key)
+            ops += [op.command, b"%d" % len(op.args), b"%d" % (5 + shard_keys.index(op.key)),
+                    *(a if isinstance(a, bytes) else str(a).encode() for a in op.args)]
         window_ends = int(self._clock() * 1000 + self.clock_offset_ms) + WRITE_WINDOW_MS
-        args = [expected_version, value, ttl_seconds * 1000,
+        args = ["new" if expected_version is None else expected_version, value, ttl_seconds * 1000,
                 idempotency[0] if idempotency else "", idempotency[1] if idempotency else "",
-                action, b"".join(_LENGTH.pack(len(part)) + part for part in packed), window_ends]
+                action, _pack(packed), window_ends, _pack(ops)]
         try:
-            status = await self._commit(keys=list(keys(match_id)), args=args)
+            status = await self._commit(keys=match_keys + shard_keys, args=args)
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             if _maybe_sent(exc):
                 raise Unconfirmed(str(exc)) from exc
@@ -483,27 +670,136 @@ class MatchStore:
             raise DuplicateKey()
         if status == 3:
             raise TooLate()
-        return expected_version + 1
+        return version
 
     @_store_errors
     @_one_of_many
     @_retry_read
     async def events(self, match_id: str, after: int, limit: int, seat: int | None,
-               until: int | None = None) -> list[bytes]:
+                     until: int | None = None, legacy: bool = False) -> list[bytes]:
         """Events numbered after `after` (up to `until`), as `seat` sees them."""
         end = f"{until}-0" if until is not None else "+"
-        entries = await self.redis.xrange(keys(match_id)[1], f"{after + 1}-0", end, count=limit)
+        entries = await self.redis.xrange(keys(match_id, legacy)[1], f"{after + 1}-0", end, count=limit)
         own = f"s{seat}".encode() if seat is not None else None
         return [fields.get(own) or fields[b"p"] for _, fields in entries]
 
     @_store_errors
     @_one_of_many
     @_retry_read
-    async def actions(self, match_id: str, count: int) -> list[bytes]:
-        """The first `count` accepted actions, oldest first."""
-        if count <= 0:
+    async def actions(self, match_id: str, count: int, legacy: bool = False) -> list[bytes]:
+        """The first `count` accepted actions (-1: all), oldest first."""
+        if count == 0:
             return []
-        return await self.redis.lrange(keys(match_id)[2], 0, count - 1)
+        return await self.redis.lrange(keys(match_id, legacy)[2], 0, count - 1 if count > 0 else -1)
+
+    def now_ms(self) -> int:
+        """Now on Redis's clock (as the last health check measured ours against
+        it), in ms: due times, deadlines and lobby ages are all on one clock,
+        whichever process writes them."""
+        return int(self._clock() * 1000 + self.clock_offset_ms)
+
+    # ---- the worker's schedule ------------------------------------------------------
+
+    @_store_errors
+    @_one_of_many
+    async def claim(self, shard: str, lease_ms: int, most: int) -> list[tuple[str, int]]:
+        """Claims up to `most` of the shard's items that are due (see _CLAIM):
+        (match id, times claimed since its last write) each."""
+        found = await self._claim(keys=[shard_key(shard, "due"), shard_key(shard, "claims")],
+                                  args=[lease_ms, most])
+        return [(found[i].decode(), int(found[i + 1])) for i in range(0, len(found), 2)]
+
+    @_store_errors
+    @_one_of_many
+    async def release(self, match_id: str, version: int | None, due_ms: int | None,
+                      legacy: bool = False) -> bool:
+        """Sets a claimed match's schedule to `due_ms` (None: nothing due) as of
+        `version` (None: the match is gone); False when it has moved on."""
+        shard = match_id[0]
+        return bool(await self._release(
+            keys=[keys(match_id, legacy)[0], shard_key(shard, "due"), shard_key(shard, "claims")],
+            args=[match_id, "" if version is None else version, "" if due_ms is None else due_ms]))
+
+    @_store_errors
+    @_one_of_many
+    async def due_now(self, shard: str) -> tuple[int, int | None]:
+        """The shard's items due now, and the due time of the oldest (ms), for metrics."""
+        due = shard_key(shard, "due")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zcount(due, "-inf", self.now_ms())
+        pipe.zrange(due, 0, 0, withscores=True)
+        count, oldest = await pipe.execute()
+        return count, int(oldest[0][1]) if oldest else None
+
+    # ---- the lobby ---------------------------------------------------------------------
+
+    @_store_errors
+    @_one_of_many
+    async def quick_seat(self, shard: str, config: str, token: str, reservation_ms: int,
+                         idempotency: tuple[str, bytes] | None, ttl_ms: int) -> tuple[str, bytes]:
+        """A seat reserved at an open table of a quick-match configuration (see
+        _QUICK): ("join", match id), ("again", record), ("create", b"") or ("wait", b"")."""
+        kind, found = await self._quick(
+            keys=[quick_key(shard, config), quick_key(shard, config, "resv"),
+                  quick_key(shard, config, "creating"), quick_key(shard, config, "idem"),
+                  shard_key(shard, "lobby:open"), shard_key(shard, "lobby:exp")],
+            args=[reservation_ms, token, idempotency[0] if idempotency else "",
+                  idempotency[1] if idempotency else b"", ttl_ms])
+        return kind.decode(), found
+
+    @_store_errors
+    @_one_of_many
+    @_retry_read
+    async def lobby_page(self, status: str, game: str, before: tuple[int, str] | None,
+                         limit: int) -> tuple[list[tuple[int, str, bytes]], tuple[int, str] | None]:
+        """Public matches of `status` (and `game`, unless empty), newest first
+        (by creation, then id), those strictly older than `before` (created ms,
+        id): (created ms, id, summary) each, and where the next page starts
+        (None: this is the last). Every shard is asked for at most limit + 1
+        entries, so a page costs O(limit), however many matches wait; entries
+        of expired matches are left out (so a page may hold fewer)."""
+        name = f"lobby:{status}:{game}" if game else f"lobby:{status}"
+        pipe = self.redis.pipeline(transaction=False)
+        for shard in SHARDS:
+            key = shard_key(shard, name)
+            if before is None:
+                pipe.zrevrangebyscore(key, "+inf", "-inf", start=0, num=limit + 1, withscores=True)
+            else:
+                pipe.zrevrangebyscore(key, f"({before[0]}", "-inf", start=0, num=limit + 1, withscores=True)
+                pipe.zrangebyscore(key, before[0], before[0], withscores=True)  # the same ms: by id
+        found = []
+        for entries in await pipe.execute():
+            for member, score in entries:
+                entry = (int(score), member.decode())
+                if before is None or entry < before:
+                    found.append(entry)
+        found.sort(reverse=True)
+        page = found[:limit]
+        cursor = page[-1] if len(found) > limit else None
+        if not page:
+            return [], None
+        pipe = self.redis.pipeline(transaction=False)
+        for created, match_id in page:
+            pipe.hget(shard_key(match_id[0], "lobby:info"), match_id)
+            pipe.zscore(shard_key(match_id[0], "lobby:exp"), match_id)
+        looked = await pipe.execute()
+        now = self.now_ms()
+        out, expired = [], set()
+        for (created, match_id), info, expires in zip(page, looked[::2], looked[1::2]):
+            if info is None or expires is None or expires <= now:
+                expired.add(match_id[0])
+                continue
+            out.append((created, match_id, info))
+        for shard in expired:
+            await self._purge_lobby(shard)
+        return out, cursor
+
+    async def _purge_lobby(self, shard: str) -> int:
+        """Drops the shard's lobby entries of expired matches (see _PURGE)."""
+        zsets = [shard_key(shard, f"lobby:{status}{suffix}") for status in LOBBY_STATUSES
+                 for suffix in ("", *(f":{game}" for game in GAMES))]
+        return await self._purge(keys=[shard_key(shard, "lobby:exp"), shard_key(shard, "lobby:info"),
+                                       shard_key(shard, "lobby:open"), *zsets])
 
     @_store_errors
     @_one_of_many
@@ -542,8 +838,8 @@ class EventNotices:
 
     def __init__(self, client: aredis.Redis | None) -> None:
         self._client = client
-        self._watchers: dict[bytes, set[asyncio.Event]] = {}
-        self._epochs: dict[bytes, object] = {}  # per watched match: replaced with each notice
+        self._watchers: dict[str, set[asyncio.Event]] = {}  # by match id
+        self._epochs: dict[str, object] = {}  # per watched match: replaced with each notice
         self._listener: asyncio.Task | None = None
         self._subscribed = asyncio.Event()
         self._failing = False  # the last subscription attempt failed
@@ -554,7 +850,7 @@ class EventNotices:
         unwatch() it when done. Waits up to `wait_seconds` for the
         subscription, so that what the caller reads next is not missed."""
         notice = asyncio.Event()
-        self._watchers.setdefault(keys(match_id)[1].encode(), set()).add(notice)
+        self._watchers.setdefault(match_id, set()).add(notice)
         if self._client is not None:
             if self._listener is None or self._listener.done():
                 self._listener = asyncio.create_task(self._listen(), name="event-notices")
@@ -577,7 +873,7 @@ class EventNotices:
         self._moved = True
 
     def unwatch(self, match_id: str, notice: asyncio.Event) -> None:
-        key = keys(match_id)[1].encode()
+        key = match_id
         waiting = self._watchers.get(key)
         if waiting is not None:
             waiting.discard(notice)
@@ -589,7 +885,7 @@ class EventNotices:
         """A token that changes whenever a notice of new events in `match_id`
         arrives (or may have been missed): a read begun in an earlier epoch
         may predate the news."""
-        key = keys(match_id)[1].encode()
+        key = match_id
         epoch = self._epochs.get(key)
         if epoch is None:
             epoch = self._epochs[key] = object()
@@ -604,8 +900,10 @@ class EventNotices:
         if self._client is not None:
             await self._client.aclose()
 
-    def _wake(self, key: bytes | None) -> None:
-        woken = [key] if key is not None else list(self._watchers)
+    def _wake(self, events_key: bytes | None) -> None:
+        """Wakes the streams of the match whose events key came in a notice
+        (None: of every match)."""
+        woken = [match_of(events_key)] if events_key is not None else list(self._watchers)
         for k in woken:
             if k in self._watchers:
                 self._epochs[k] = object()  # before the streams run: see epoch()

@@ -47,8 +47,15 @@ def certificates(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def stack():
-    """The whole product, for real, with fixed seeds allowed (tests need them)."""
-    s = Stack(env={"PARLOR_ALLOW_FIXED_SEED": "1"}).start()
+    """The whole product, for real, with fixed seeds allowed (tests need them):
+    Redis, the service, the gateway and a worker (polling often, so that bots
+    answer at once)."""
+    s = Stack(env={"PARLOR_ALLOW_FIXED_SEED": "1", "PARLOR_WORKER_POLL_MS": "50"}).start()
+    try:
+        s.start_worker()
+    except BaseException:
+        s.stop()
+        raise
     yield s
     s.stop()
 
@@ -84,7 +91,7 @@ def no_server_errors_logged(request):
         yield
         return
     stack = request.getfixturevalue("stack")
-    sizes = {name: len(stack.log(name)) for name in ("service", "gateway")}
+    sizes = {name: len(stack.log(name)) for name in ("service", "gateway", "worker")}
     yield
     for name, size in sizes.items():
         logged = stack.log(name)[size:]

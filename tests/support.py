@@ -248,9 +248,9 @@ class Stack:
         env.update(self.env)
         return env
 
-    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:
+    def _spawn(self, name: str, args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
         log = open(self.log_dir / f"{name}.log", "ab")
-        proc = subprocess.Popen([sys.executable, *args], env=self.process_env(), cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, *args], env={**self.process_env(), **(env or {})}, cwd=ROOT,
                                 stdout=log, stderr=subprocess.STDOUT)
         self.procs[name] = proc
         return proc
@@ -258,6 +258,13 @@ class Stack:
     def start_service(self) -> None:
         proc = self._spawn("service", ["-m", "parlor.service.server"])
         _wait(lambda: self._grpc_up(), "the gRPC service", proc=proc)
+
+    def start_worker(self, name: str = "worker") -> subprocess.Popen:
+        """A `parlor worker` (bots' moves, turn clocks) on the stack's Redis,
+        with its own health port."""
+        proc = self._spawn(name, ["-m", "parlor.service.worker"], {"PARLOR_WORKER_PORT": str(free_port())})
+        _wait(lambda: "parlor worker running" in self.log(name), f"the {name}", proc=proc)
+        return proc
 
     def start_gateway(self, *gunicorn_args: str) -> None:
         """gunicorn as the gateway runs it; `gunicorn_args` override its settings."""

@@ -50,7 +50,7 @@ def test_preflight_allows_the_api_headers():
     assert reply.status_code == 204 and reply.data == b""
     assert "Content-Type" not in reply.headers
     assert reply.headers["Access-Control-Allow-Origin"] == APP
-    assert reply.headers["Access-Control-Allow-Methods"] == "GET, POST"
+    assert reply.headers["Access-Control-Allow-Methods"] == "GET, POST, DELETE"
     allowed = {h.strip().lower() for h in reply.headers["Access-Control-Allow-Headers"].split(",")}
     assert {"authorization", "content-type", "idempotency-key", "last-event-id", "x-request-id"} <= allowed
     assert int(reply.headers["Access-Control-Max-Age"]) > 0
@@ -82,7 +82,7 @@ def test_a_plain_options_request_says_what_is_allowed_without_a_body():
         reply = gateway.options("/v1/matches")
         assert reply.status_code == 204 and reply.data == b""
         assert "Content-Type" not in reply.headers
-        assert set(reply.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
+        assert set(reply.headers["Allow"].split(", ")) == {"GET", "HEAD", "POST", "OPTIONS"}
 
 
 def test_origins_are_set_as_browsers_write_them(monkeypatch):

@@ -1,6 +1,7 @@
 """The OpenAPI document covers every route the gateway serves, and resolves."""
 
 import json
+import re
 
 from parlor.common.config import Settings
 from parlor.gateway import create_app
@@ -14,7 +15,8 @@ def test_every_route_is_documented_and_every_ref_resolves():
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        path = rule.rule.replace("<match_id>", "{matchId}")
+        path = re.sub(r"<(\w+)>", lambda m: "{" + {"match_id": "matchId"}.get(m.group(1), m.group(1)) + "}",
+                      rule.rule)
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
     text = json.dumps(doc)

@@ -25,7 +25,7 @@ class Store:
         self.reads: list[tuple[str, int, int | None]] = []
         self.release = asyncio.Event()
 
-    async def events(self, match_id, after, limit, seat, until=None):
+    async def events(self, match_id, after, limit, seat, until=None, legacy=False):
         self.reads.append((match_id, after, seat))
         number = len(self.reads)
         await self.release.wait()

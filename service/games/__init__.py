@@ -1,11 +1,16 @@
 """The game registry: every game this server runs, by id.
 
 Each game's rules live in one module (or small package) of this package, pure
-(see base.py). To add a game: write its module (ending in `GAME = MyGame()`), its
-proto file, its fields in parlor.proto's per-game oneofs, and list it here.
+(see base.py), with its rulebook page beside it (`<game id>.md`, served at
+/v1/games/<id>/rules). To add a game: write its module (ending in
+`GAME = MyGame()`) and its page, its proto file, its fields in parlor.proto's
+per-game oneofs, and list it here.
 """
 
 from __future__ import annotations
+
+from functools import cache
+from importlib import resources
 
 from .base import Game
 from .heck import GAME as HECK
@@ -35,3 +40,9 @@ def get(game_id: str) -> Game | None:
 def engine(game_id: str, rules_version: str) -> Game | None:
     """The engine of `game_id` under `rules_version`, current or retired."""
     return _BY_VERSION.get((game_id, rules_version))
+
+
+@cache
+def rulebook(game_id: str) -> str:
+    """The game's rulebook page (Markdown), `<game id>.md` beside its engine."""
+    return resources.files(__name__).joinpath(f"{game_id}.md").read_text(encoding="utf-8")

@@ -276,7 +276,8 @@ def memory_per_match(stack, matches: int = 10) -> tuple[float, int]:
                 match_id=match.match_id, action=chooser.choice(actions),
                 idempotency_key=f"{seat}-{n:04d}-0123456789abcdef"), metadata=meta[seat])
         used.append(match_memory(client, match.match_id))
-        record = len(client.get(f"parlor:{{{match.match_id}}}:state"))
+        from parlor.service.store import keys
+        record = len(client.get(keys(match.match_id)[0]))
     return statistics.mean(used), record
 
 

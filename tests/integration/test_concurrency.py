@@ -11,6 +11,7 @@ import grpc
 import pytest
 import redis
 
+from parlor.service.store import keys
 from parlor.v1 import parlor_pb2 as pb
 
 from ..support import Stack, auth, new_grpc_match, new_rest_match
@@ -213,7 +214,7 @@ def test_idempotency_records_written_with_16_hex_digits_are_replayed_too(rest, d
     this release is not applied twice."""
     match, tokens = new_rest_match(rest, "what_the_heck", 3)
     path = f"/v1/matches/{match['matchId']}/actions"
-    idem = f"parlor:{{{match['matchId']}}}:idem"
+    idem = keys(match['matchId'])[3]
     first = rest.post(path, {"action": {"whatTheHeck": {"bid": 7}}}, token=tokens[0],
                       headers={"Idempotency-Key": "upgrade"})
     assert first.status == 200, first.body

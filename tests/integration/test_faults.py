@@ -17,6 +17,7 @@ import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from parlor.service.embedded_redis import EmbeddedRedis, cli_binary
+from parlor.service.store import keys
 from parlor.v1 import parlor_pb2 as pb
 
 from ..support import Stack, auth, new_grpc_match, new_rest_match, play_rest_to_end
@@ -320,8 +321,8 @@ def test_after_a_failover_behind_one_name_calls_reach_the_new_primary():
             assert rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": 1}}},
                              token=tokens[0]).status == 200
             assert wait_for(lambda: new_client.info("replication")["master_link_status"] == "up"
-                            and new_client.get(f"parlor:{{{match['matchId']}}}:state")
-                            == old_client.get(f"parlor:{{{match['matchId']}}}:state"), timeout=10)
+                            and new_client.get(keys(match['matchId'])[0])
+                            == old_client.get(keys(match['matchId'])[0]), timeout=10)
             # the failover: the replica takes over, the old primary follows it, the name moves
             new_client.replicaof("NO", "ONE")
             old_client.replicaof("127.0.0.1", new.port)
@@ -336,7 +337,7 @@ def test_after_a_failover_behind_one_name_calls_reach_the_new_primary():
             assert answers[-1] == (200, None), answers
             assert set(answers[:-1]) <= {(503, "STORE_UNAVAILABLE")}, answers
             assert rest.get(path).body["version"] == 5  # three joins, two bids: none lost, none twice
-            assert new_client.get(f"parlor:{{{match['matchId']}}}:state").startswith(b"5|")
+            assert new_client.get(keys(match['matchId'])[0]).startswith(b"5|")
             rest.close()
         finally:
             stack.stop()

@@ -8,6 +8,7 @@ import uuid
 import grpc
 import pytest
 
+from parlor.service.store import keys
 from parlor.v1 import parlor_pb2 as pb
 
 from .test_bad_input import snapshot
@@ -90,7 +91,7 @@ def test_a_refused_join_records_nothing(rest, db):
     key = new_key()
     taken = join(rest, match_id, {"name": "Bob", "seat": 0}, key)
     assert taken.error == "SEAT_TAKEN"
-    assert db.hlen(f"parlor:{{{match_id}}}:idem") == 0
+    assert db.hlen(keys(match_id)[3]) == 0
     moved = join(rest, match_id, {"name": "Bob", "seat": 1}, key)  # the key is still unused
     assert moved.status == 200 and moved.body["seat"] == 1
 
@@ -117,7 +118,7 @@ def test_neither_the_key_nor_the_token_is_stored_in_clear(rest, db):
     stored = stored_bytes(db, match_id)
     for secret in (*keys_sent, *tokens):
         assert secret.encode() not in stored
-    assert db.hlen(f"parlor:{{{match_id}}}:idem") == 2
+    assert db.hlen(keys(match_id)[3]) == 2
 
 
 def test_concurrent_retries_of_one_join_take_one_seat(stack):

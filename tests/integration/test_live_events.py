@@ -20,6 +20,7 @@ import pytest
 import redis
 
 from parlor.service.embedded_redis import EmbeddedRedis
+from parlor.service.store import keys
 from parlor.v1 import parlor_pb2 as pb
 
 from ..support import Sse, Stack, auth, new_grpc_match, new_rest_match, open_when_free, play_rest_to_end, when_free
@@ -536,7 +537,7 @@ def test_a_redis_user_that_may_not_publish_loses_only_the_notices():
         again = rest.post(f"{path}/actions", {"action": {"whatTheHeck": {"bid": card}}},
                           token=tokens[0], headers={"Idempotency-Key": "k1"})
         assert again.body == acted.body, "the idempotency record was written"
-        assert admin.llen(f"parlor:{{{match['matchId']}}}:actions") == 1, "the action log too"
+        assert admin.llen(keys(match['matchId'])[2]) == 1, "the action log too"
         live.close()
         rest.close()
         assert stack.log("service").count("event notices lost") == 1

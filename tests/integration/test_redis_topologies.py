@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from parlor.service.embedded_redis import EmbeddedRedis, cli_binary, free_port, server_binary
+from parlor.service.store import keys
 
 from ..support import Sse, Stack, new_rest_match, play_rest_to_end
 
@@ -354,7 +355,7 @@ def test_a_sentinel_failover_loses_no_acknowledged_action():
             assert time.monotonic() - played < 5, "the live stream waited for its keep-alive"
             live.close()
             # every action answered 200 is on the new master, none twice
-            state = new.get(f"parlor:{{{match['matchId']}}}:state")
+            state = new.get(keys(match['matchId'])[0])
             assert state.startswith(b"%d|" % (3 + accepted)), (state[:4], accepted, answers)
             assert rest.get(path).body["version"] == 3 + accepted
             rest.close()

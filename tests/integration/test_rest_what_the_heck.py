@@ -109,7 +109,7 @@ def test_hidden_winnings_over_rest(rest):
         assert bid.status == 200, bid.body
     view = rest.get(f"/v1/matches/{match_id}", token=tokens[1]).body["whatTheHeck"]
     assert view["history"] == []
-    assert sum(s["wonCount"] for s in view["seats"]) == 1, "somebody took the round's pot: its count shows"
+    assert sum(s["cardsWon"] for s in view["seats"]) == 1, "somebody took the round's pot: its count shows"
     assert view["seats"][0]["won"] == [] and view["seats"][2]["won"] == []  # others' cards do not
     assert "score" not in view["seats"][0] and "score" in view["seats"][1]
     # Proto field names work as option names too.

@@ -41,8 +41,9 @@ def test_keys_share_one_hash_tag_and_tokens_are_hashed(rest, db):
     rest.post(path, {"action": {"whatTheHeck": {"bid": 3}}}, token=tokens[0], headers={"Idempotency-Key": "a"})
     found = match_keys(db, match_id)
     assert found == sorted(keys(match_id)), found
-    assert all(f"{{{match_id}}}" in k for k in found)
+    assert all(k.startswith(f"parlor:{{p{match_id[0]}}}:{match_id}:") for k in found)  # its shard's tag
     assert len({key_slot(k.encode()) for k in found}) == 1
+    assert key_slot(f"parlor:{{p{match_id[0]}}}:due".encode()) == key_slot(found[0].encode())
     for when in ("while played", "once finished"):
         stored = stored_bytes(db, match_id)
         for token in tokens:

@@ -309,13 +309,17 @@ class Settings:
     redis_max_connections: int = 64
     cors_origins: tuple[str, ...] = ()
     log_level: str = "INFO"
+    worker_port: int = 9096
+    worker_lease: int = 10
+    worker_poll_ms: int = 200
+    worker_concurrency: int = 16
 
     def check_distinct_ports(self, *variables: str) -> None:
         """Stops naming two of `variables` (port settings of servers on one
         host) that give the same port: the second server would fail to bind,
         or, when both are HTTP, one would answer for the other."""
         ports = {"PARLOR_GRPC_PORT": self.grpc_port, "PARLOR_HTTP_PORT": self.http_port,
-                 "PARLOR_METRICS_PORT": self.metrics_port}
+                 "PARLOR_METRICS_PORT": self.metrics_port, "PARLOR_WORKER_PORT": self.worker_port}
         seen: dict[int, str] = {}
         for variable in variables:
             port = ports[variable]
@@ -365,6 +369,11 @@ class Settings:
                                        minimum=1, maximum=10_000),
             cors_origins=_origins("PARLOR_CORS_ORIGINS"),
             log_level=_log_level("PARLOR_LOG_LEVEL"),
+            worker_port=_port("PARLOR_WORKER_PORT", d.worker_port),
+            worker_lease=_int("PARLOR_WORKER_LEASE_SECONDS", d.worker_lease, minimum=1, maximum=HOUR),
+            worker_poll_ms=_int("PARLOR_WORKER_POLL_MS", d.worker_poll_ms, minimum=10, maximum=60_000),
+            worker_concurrency=_int("PARLOR_WORKER_CONCURRENCY", d.worker_concurrency, minimum=1,
+                                    maximum=10_000),
         )
 
 

@@ -23,6 +23,7 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from parlor.v1 import heck_pb2 as parlor_dot_v1_dot_heck__pb2
 from parlor.v1 import heul_doch_pb2 as parlor_dot_v1_dot_heul__doch__pb2
 from parlor.v1 import hi_fu_pb2 as parlor_dot_v1_dot_hi__fu__pb2
@@ -30,7 +31,7 @@ from parlor.v1 import what_the_heck_pb2 as parlor_dot_v1_dot_what__the__heck__pb
 from parlor.v1 import whatever_pb2 as parlor_dot_v1_dot_whatever__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16parlor/v1/parlor.proto\x12\tparlor.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x14parlor/v1/heck.proto\x1a\x19parlor/v1/heul_doch.proto\x1a\x15parlor/v1/hi_fu.proto\x1a\x1dparlor/v1/what_the_heck.proto\x1a\x18parlor/v1/whatever.proto\"\x12\n\x10ListGamesRequest\"7\n\x11ListGamesResponse\x12\"\n\x05games\x18\x01 \x03(\x0b\x32\x13.parlor.v1.GameInfo\"\x8e\x01\n\x08GameInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x15\n\rrules_version\x18\x05 \x01(\t\x12&\n\x07options\x18\x06 \x03(\x0b\x32\x15.parlor.v1.OptionInfo\"\xbb\x01\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\'\n\x07\x64\x65\x66\x61ult\x18\x04 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0f\n\x07\x63hoices\x18\x05 \x03(\t\x12\x14\n\x07minimum\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x07 \x01(\x05H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\xc4\x02\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\tH\x01\x88\x01\x01\x12\x36\n\rwhat_the_heck\x18\n \x01(\x0b\x32\x1d.parlor.v1.WhatTheHeckOptionsH\x00\x12\'\n\x05hi_fu\x18\x0b \x01(\x0b\x32\x16.parlor.v1.HiFuOptionsH\x00\x12/\n\theul_doch\x18\x0c \x01(\x0b\x32\x1a.parlor.v1.HeulDochOptionsH\x00\x12.\n\x08whatever\x18\r \x01(\x0b\x32\x1a.parlor.v1.WhateverOptionsH\x00\x12&\n\x04heck\x18\x0e \x01(\x0b\x32\x16.parlor.v1.HeckOptionsH\x00\x42\t\n\x07optionsB\x07\n\x05_seed\"g\n\x10JoinMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\tB\x07\n\x05_seat\"0\n\x11JoinMatchResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"+\n\x17ListLegalActionsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"O\n\x18ListLegalActionsResponse\x12\"\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x11.parlor.v1.Action\x12\x0f\n\x07version\x18\x02 \x01(\x05\"\xb3\x01\n\x13SubmitActionRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.parlor.v1.Action\x12\x1d\n\x10\x65xpected_version\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x01\x88\x01\x01\x42\x13\n\x11_expected_versionB\x07\n\x05_seat\"Y\n\x14SubmitActionResponse\x12\x1f\n\x05match\x18\x01 \x01(\x0b\x32\x10.parlor.v1.Match\x12 \n\x06\x65vents\x18\x02 \x03(\x0b\x32\x10.parlor.v1.Event\"C\n\x11ListEventsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05\x61\x66ter\x18\x02 \x01(\x05\x12\r\n\x05limit\x18\x03 \x01(\x05\"J\n\x12ListEventsResponse\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.parlor.v1.Event\x12\x12\n\nlast_event\x18\x02 \x01(\x05\"5\n\x12WatchEventsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05\x61\x66ter\x18\x02 \x01(\x05\"D\n\x13WatchEventsResponse\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.parlor.v1.Event\x12\x0b\n\x03\x65nd\x18\x02 \x01(\x08\"\x8a\x04\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x05\x12&\n\x06status\x18\x05 \x01(\x0e\x32\x16.parlor.v1.MatchStatus\x12\x1e\n\x05seats\x18\x06 \x03(\x0b\x32\x0f.parlor.v1.Seat\x12\x13\n\x0bseed_sha256\x18\x07 \x01(\t\x12\x11\n\x04seed\x18\x08 \x01(\tH\x01\x88\x01\x01\x12!\n\x06result\x18\t \x01(\x0b\x32\x11.parlor.v1.Result\x12\x18\n\x0bviewer_seat\x18\n \x01(\x05H\x02\x88\x01\x01\x12\x10\n\x08\x61waiting\x18\x0b \x03(\x05\x12\x33\n\rwhat_the_heck\x18\x14 \x01(\x0b\x32\x1a.parlor.v1.WhatTheHeckViewH\x00\x12$\n\x05hi_fu\x18\x15 \x01(\x0b\x32\x13.parlor.v1.HiFuViewH\x00\x12,\n\theul_doch\x18\x16 \x01(\x0b\x32\x17.parlor.v1.HeulDochViewH\x00\x12+\n\x08whatever\x18\x17 \x01(\x0b\x32\x17.parlor.v1.WhateverViewH\x00\x12#\n\x04heck\x18\x18 \x01(\x0b\x32\x13.parlor.v1.HeckViewH\x00\x42\x06\n\x04viewB\x07\n\x05_seedB\x0e\n\x0c_viewer_seat\"2\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06joined\x18\x03 \x01(\x08\")\n\x06Result\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12\x0f\n\x07winners\x18\x02 \x03(\x05\"\xf5\x01\n\x06\x41\x63tion\x12\x35\n\rwhat_the_heck\x18\n \x01(\x0b\x32\x1c.parlor.v1.WhatTheHeckActionH\x00\x12&\n\x05hi_fu\x18\x0b \x01(\x0b\x32\x15.parlor.v1.HiFuActionH\x00\x12.\n\theul_doch\x18\x0c \x01(\x0b\x32\x19.parlor.v1.HeulDochActionH\x00\x12-\n\x08whatever\x18\r \x01(\x0b\x32\x19.parlor.v1.WhateverActionH\x00\x12%\n\x04heck\x18\x0e \x01(\x0b\x32\x15.parlor.v1.HeckActionH\x00\x42\x06\n\x04game\"\xa4\x03\n\x05\x45vent\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12,\n\x0bseat_joined\x18\x03 \x01(\x0b\x32\x15.parlor.v1.SeatJoinedH\x00\x12\x30\n\rmatch_started\x18\x04 \x01(\x0b\x32\x17.parlor.v1.MatchStartedH\x00\x12\x32\n\x0ematch_finished\x18\x05 \x01(\x0b\x32\x18.parlor.v1.MatchFinishedH\x00\x12\x34\n\rwhat_the_heck\x18\n \x01(\x0b\x32\x1b.parlor.v1.WhatTheHeckEventH\x00\x12%\n\x05hi_fu\x18\x0b \x01(\x0b\x32\x14.parlor.v1.HiFuEventH\x00\x12-\n\theul_doch\x18\x0c \x01(\x0b\x32\x18.parlor.v1.HeulDochEventH\x00\x12,\n\x08whatever\x18\r \x01(\x0b\x32\x18.parlor.v1.WhateverEventH\x00\x12$\n\x04heck\x18\x0e \x01(\x0b\x32\x14.parlor.v1.HeckEventH\x00\x42\x06\n\x04kind\"(\n\nSeatJoined\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\"\x0e\n\x0cMatchStarted\"@\n\rMatchFinished\x12!\n\x06result\x18\x01 \x01(\x0b\x32\x11.parlor.v1.Result\x12\x0c\n\x04seed\x18\x02 \x01(\t*R\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x0b\n\x07WAITING\x10\x01\x12\n\n\x06\x41\x43TIVE\x10\x02\x12\x0c\n\x08\x46INISHED\x10\x03\x32\xdb\x04\n\x06Parlor\x12\x46\n\tListGames\x12\x1b.parlor.v1.ListGamesRequest\x1a\x1c.parlor.v1.ListGamesResponse\x12>\n\x0b\x43reateMatch\x12\x1d.parlor.v1.CreateMatchRequest\x1a\x10.parlor.v1.Match\x12\x46\n\tJoinMatch\x12\x1b.parlor.v1.JoinMatchRequest\x1a\x1c.parlor.v1.JoinMatchResponse\x12\x38\n\x08GetMatch\x12\x1a.parlor.v1.GetMatchRequest\x1a\x10.parlor.v1.Match\x12[\n\x10ListLegalActions\x12\".parlor.v1.ListLegalActionsRequest\x1a#.parlor.v1.ListLegalActionsResponse\x12O\n\x0cSubmitAction\x12\x1e.parlor.v1.SubmitActionRequest\x1a\x1f.parlor.v1.SubmitActionResponse\x12I\n\nListEvents\x12\x1c.parlor.v1.ListEventsRequest\x1a\x1d.parlor.v1.ListEventsResponse\x12N\n\x0bWatchEvents\x12\x1d.parlor.v1.WatchEventsRequest\x1a\x1e.parlor.v1.WatchEventsResponse0\x01\x42\x44\n\x11\x64\x65v.parlor.api.v1P\x01Z!parlor.dev/api/parlor/v1;parlorv1\xaa\x02\tParlor.V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16parlor/v1/parlor.proto\x12\tparlor.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14parlor/v1/heck.proto\x1a\x19parlor/v1/heul_doch.proto\x1a\x15parlor/v1/hi_fu.proto\x1a\x1dparlor/v1/what_the_heck.proto\x1a\x18parlor/v1/whatever.proto\"\x12\n\x10ListGamesRequest\"7\n\x11ListGamesResponse\x12\"\n\x05games\x18\x01 \x03(\x0b\x32\x13.parlor.v1.GameInfo\"\xa1\x01\n\x08GameInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x15\n\rrules_version\x18\x05 \x01(\t\x12&\n\x07options\x18\x06 \x03(\x0b\x32\x15.parlor.v1.OptionInfo\x12\x11\n\trules_url\x18\x07 \x01(\t\"\xbb\x01\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\'\n\x07\x64\x65\x66\x61ult\x18\x04 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0f\n\x07\x63hoices\x18\x05 \x03(\t\x12\x14\n\x07minimum\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x07 \x01(\x05H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\xa4\x03\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x11\n\x04seed\x18\x03 \x01(\tH\x01\x88\x01\x01\x12 \n\x04\x62ots\x18\x04 \x03(\x0b\x32\x12.parlor.v1.BotSeat\x12\x12\n\nvisibility\x18\x05 \x01(\t\x12\x14\n\x0cturn_seconds\x18\x06 \x01(\x05\x12\x12\n\non_timeout\x18\x07 \x01(\t\x12\x36\n\rwhat_the_heck\x18\n \x01(\x0b\x32\x1d.parlor.v1.WhatTheHeckOptionsH\x00\x12\'\n\x05hi_fu\x18\x0b \x01(\x0b\x32\x16.parlor.v1.HiFuOptionsH\x00\x12/\n\theul_doch\x18\x0c \x01(\x0b\x32\x1a.parlor.v1.HeulDochOptionsH\x00\x12.\n\x08whatever\x18\r \x01(\x0b\x32\x1a.parlor.v1.WhateverOptionsH\x00\x12&\n\x04heck\x18\x0e \x01(\x0b\x32\x16.parlor.v1.HeckOptionsH\x00\x42\t\n\x07optionsB\x07\n\x05_seed\"4\n\x07\x42otSeat\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05level\x18\x02 \x01(\tB\x07\n\x05_seat\"t\n\x10JoinMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\x12\x0b\n\x03\x62ot\x18\x05 \x01(\tB\x07\n\x05_seat\"B\n\x11JoinMatchResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\x12\x10\n\x08match_id\x18\x03 \x01(\t\"3\n\x11LeaveMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"m\n\x12ListMatchesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.parlor.v1.MatchStatus\x12\r\n\x05limit\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"X\n\x13ListMatchesResponse\x12(\n\x07matches\x18\x01 \x03(\x0b\x32\x17.parlor.v1.MatchSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xff\x03\n\x0cMatchSummary\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12&\n\x06status\x18\x03 \x01(\x0e\x32\x16.parlor.v1.MatchStatus\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x12\n\nopen_seats\x18\x05 \x01(\x05\x12\x1e\n\x05seats\x18\x06 \x03(\x0b\x32\x0f.parlor.v1.Seat\x12.\n\ncreated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0b\x61ge_seconds\x18\x08 \x01(\x05\x12\x14\n\x0cturn_seconds\x18\t \x01(\x05\x12\x12\n\non_timeout\x18\n \x01(\t\x12\x36\n\rwhat_the_heck\x18\x14 \x01(\x0b\x32\x1d.parlor.v1.WhatTheHeckOptionsH\x00\x12\'\n\x05hi_fu\x18\x15 \x01(\x0b\x32\x16.parlor.v1.HiFuOptionsH\x00\x12/\n\theul_doch\x18\x16 \x01(\x0b\x32\x1a.parlor.v1.HeulDochOptionsH\x00\x12.\n\x08whatever\x18\x17 \x01(\x0b\x32\x1a.parlor.v1.WhateverOptionsH\x00\x12&\n\x04heck\x18\x18 \x01(\x0b\x32\x16.parlor.v1.HeckOptionsH\x00\x42\t\n\x07options\"\x96\x03\n\x11QuickMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x1c\n\x14\x66ill_with_bots_after\x18\x04 \x01(\x05\x12\x17\n\x0fidempotency_key\x18\x05 \x01(\t\x12\x14\n\x0cturn_seconds\x18\x06 \x01(\x05\x12\x12\n\non_timeout\x18\x07 \x01(\t\x12\x36\n\rwhat_the_heck\x18\n \x01(\x0b\x32\x1d.parlor.v1.WhatTheHeckOptionsH\x00\x12\'\n\x05hi_fu\x18\x0b \x01(\x0b\x32\x16.parlor.v1.HiFuOptionsH\x00\x12/\n\theul_doch\x18\x0c \x01(\x0b\x32\x1a.parlor.v1.HeulDochOptionsH\x00\x12.\n\x08whatever\x18\r \x01(\x0b\x32\x1a.parlor.v1.WhateverOptionsH\x00\x12&\n\x04heck\x18\x0e \x01(\x0b\x32\x16.parlor.v1.HeckOptionsH\x00\x42\t\n\x07options\"$\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\xe6\x03\n\x06Replay\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x1e\n\x05seats\x18\x05 \x03(\x0b\x32\x0f.parlor.v1.Seat\x12\x0c\n\x04seed\x18\x06 \x01(\t\x12\x13\n\x0bseed_sha256\x18\x07 \x01(\t\x12(\n\x07\x61\x63tions\x18\x08 \x03(\x0b\x32\x17.parlor.v1.ReplayAction\x12!\n\x06result\x18\t \x01(\x0b\x32\x11.parlor.v1.Result\x12\x0f\n\x07version\x18\n \x01(\x05\x12\x36\n\rwhat_the_heck\x18\x14 \x01(\x0b\x32\x1d.parlor.v1.WhatTheHeckOptionsH\x00\x12\'\n\x05hi_fu\x18\x15 \x01(\x0b\x32\x16.parlor.v1.HiFuOptionsH\x00\x12/\n\theul_doch\x18\x16 \x01(\x0b\x32\x1a.parlor.v1.HeulDochOptionsH\x00\x12.\n\x08whatever\x18\x17 \x01(\x0b\x32\x1a.parlor.v1.WhateverOptionsH\x00\x12&\n\x04heck\x18\x18 \x01(\x0b\x32\x16.parlor.v1.HeckOptionsH\x00\x42\t\n\x07options\"P\n\x0cReplayAction\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.parlor.v1.Action\x12\x0f\n\x07version\x18\x03 \x01(\x05\"\x1f\n\x0fGetRulesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"\'\n\x05Rules\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x10\n\x08markdown\x18\x02 \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"+\n\x17ListLegalActionsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"O\n\x18ListLegalActionsResponse\x12\"\n\x07\x61\x63tions\x18\x01 \x03(\x0b\x32\x11.parlor.v1.Action\x12\x0f\n\x07version\x18\x02 \x01(\x05\"\xb3\x01\n\x13SubmitActionRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.parlor.v1.Action\x12\x1d\n\x10\x65xpected_version\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\x12\x11\n\x04seat\x18\x05 \x01(\x05H\x01\x88\x01\x01\x42\x13\n\x11_expected_versionB\x07\n\x05_seat\"Y\n\x14SubmitActionResponse\x12\x1f\n\x05match\x18\x01 \x01(\x0b\x32\x10.parlor.v1.Match\x12 \n\x06\x65vents\x18\x02 \x03(\x0b\x32\x10.parlor.v1.Event\"C\n\x11ListEventsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05\x61\x66ter\x18\x02 \x01(\x05\x12\r\n\x05limit\x18\x03 \x01(\x05\"J\n\x12ListEventsResponse\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.parlor.v1.Event\x12\x12\n\nlast_event\x18\x02 \x01(\x05\"5\n\x12WatchEventsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05\x61\x66ter\x18\x02 \x01(\x05\"D\n\x13WatchEventsResponse\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.parlor.v1.Event\x12\x0b\n\x03\x65nd\x18\x02 \x01(\x08\"\xf0\x04\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x05\x12&\n\x06status\x18\x05 \x01(\x0e\x32\x16.parlor.v1.MatchStatus\x12\x1e\n\x05seats\x18\x06 \x03(\x0b\x32\x0f.parlor.v1.Seat\x12\x13\n\x0bseed_sha256\x18\x07 \x01(\t\x12\x11\n\x04seed\x18\x08 \x01(\tH\x01\x88\x01\x01\x12!\n\x06result\x18\t \x01(\x0b\x32\x11.parlor.v1.Result\x12\x18\n\x0bviewer_seat\x18\n \x01(\x05H\x02\x88\x01\x01\x12\x10\n\x08\x61waiting\x18\x0b \x03(\x05\x12&\n\tdeadlines\x18\x0c \x03(\x0b\x32\x13.parlor.v1.Deadline\x12\x14\n\x0cturn_seconds\x18\r \x01(\x05\x12\x12\n\non_timeout\x18\x0e \x01(\t\x12\x12\n\nvisibility\x18\x0f \x01(\t\x12\x33\n\rwhat_the_heck\x18\x14 \x01(\x0b\x32\x1a.parlor.v1.WhatTheHeckViewH\x00\x12$\n\x05hi_fu\x18\x15 \x01(\x0b\x32\x13.parlor.v1.HiFuViewH\x00\x12,\n\theul_doch\x18\x16 \x01(\x0b\x32\x17.parlor.v1.HeulDochViewH\x00\x12+\n\x08whatever\x18\x17 \x01(\x0b\x32\x17.parlor.v1.WhateverViewH\x00\x12#\n\x04heck\x18\x18 \x01(\x0b\x32\x13.parlor.v1.HeckViewH\x00\x42\x06\n\x04viewB\x07\n\x05_seedB\x0e\n\x0c_viewer_seat\"?\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06joined\x18\x03 \x01(\x08\x12\x0b\n\x03\x62ot\x18\x04 \x01(\t\"@\n\x08\x44\x65\x61\x64line\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x02\x61t\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\")\n\x06Result\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12\x0f\n\x07winners\x18\x02 \x03(\x05\"\xf5\x01\n\x06\x41\x63tion\x12\x35\n\rwhat_the_heck\x18\n \x01(\x0b\x32\x1c.parlor.v1.WhatTheHeckActionH\x00\x12&\n\x05hi_fu\x18\x0b \x01(\x0b\x32\x15.parlor.v1.HiFuActionH\x00\x12.\n\theul_doch\x18\x0c \x01(\x0b\x32\x19.parlor.v1.HeulDochActionH\x00\x12-\n\x08whatever\x18\r \x01(\x0b\x32\x19.parlor.v1.WhateverActionH\x00\x12%\n\x04heck\x18\x0e \x01(\x0b\x32\x15.parlor.v1.HeckActionH\x00\x42\x06\n\x04game\"\x81\x04\n\x05\x45vent\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12,\n\x0bseat_joined\x18\x03 \x01(\x0b\x32\x15.parlor.v1.SeatJoinedH\x00\x12\x30\n\rmatch_started\x18\x04 \x01(\x0b\x32\x17.parlor.v1.MatchStartedH\x00\x12\x32\n\x0ematch_finished\x18\x05 \x01(\x0b\x32\x18.parlor.v1.MatchFinishedH\x00\x12(\n\tseat_left\x18\x06 \x01(\x0b\x32\x13.parlor.v1.SeatLeftH\x00\x12\x31\n\x0eturn_timed_out\x18\x07 \x01(\x0b\x32\x17.parlor.v1.TurnTimedOutH\x00\x12\x34\n\rwhat_the_heck\x18\n \x01(\x0b\x32\x1b.parlor.v1.WhatTheHeckEventH\x00\x12%\n\x05hi_fu\x18\x0b \x01(\x0b\x32\x14.parlor.v1.HiFuEventH\x00\x12-\n\theul_doch\x18\x0c \x01(\x0b\x32\x18.parlor.v1.HeulDochEventH\x00\x12,\n\x08whatever\x18\r \x01(\x0b\x32\x18.parlor.v1.WhateverEventH\x00\x12$\n\x04heck\x18\x0e \x01(\x0b\x32\x14.parlor.v1.HeckEventH\x00\x42\x06\n\x04kind\"5\n\nSeatJoined\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\"%\n\x08SeatLeft\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\")\n\x0cTurnTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\"\x0e\n\x0cMatchStarted\"@\n\rMatchFinished\x12!\n\x06result\x18\x01 \x01(\x0b\x32\x11.parlor.v1.Result\x12\x0c\n\x04seed\x18\x02 \x01(\t*R\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x0b\n\x07WAITING\x10\x01\x12\n\n\x06\x41\x43TIVE\x10\x02\x12\x0c\n\x08\x46INISHED\x10\x03\x32\xa8\x07\n\x06Parlor\x12\x46\n\tListGames\x12\x1b.parlor.v1.ListGamesRequest\x1a\x1c.parlor.v1.ListGamesResponse\x12>\n\x0b\x43reateMatch\x12\x1d.parlor.v1.CreateMatchRequest\x1a\x10.parlor.v1.Match\x12\x46\n\tJoinMatch\x12\x1b.parlor.v1.JoinMatchRequest\x1a\x1c.parlor.v1.JoinMatchResponse\x12\x38\n\x08GetMatch\x12\x1a.parlor.v1.GetMatchRequest\x1a\x10.parlor.v1.Match\x12[\n\x10ListLegalActions\x12\".parlor.v1.ListLegalActionsRequest\x1a#.parlor.v1.ListLegalActionsResponse\x12O\n\x0cSubmitAction\x12\x1e.parlor.v1.SubmitActionRequest\x1a\x1f.parlor.v1.SubmitActionResponse\x12I\n\nListEvents\x12\x1c.parlor.v1.ListEventsRequest\x1a\x1d.parlor.v1.ListEventsResponse\x12N\n\x0bWatchEvents\x12\x1d.parlor.v1.WatchEventsRequest\x1a\x1e.parlor.v1.WatchEventsResponse0\x01\x12<\n\nLeaveMatch\x12\x1c.parlor.v1.LeaveMatchRequest\x1a\x10.parlor.v1.Match\x12L\n\x0bListMatches\x12\x1d.parlor.v1.ListMatchesRequest\x1a\x1e.parlor.v1.ListMatchesResponse\x12H\n\nQuickMatch\x12\x1c.parlor.v1.QuickMatchRequest\x1a\x1c.parlor.v1.JoinMatchResponse\x12;\n\tGetReplay\x12\x1b.parlor.v1.GetReplayRequest\x1a\x11.parlor.v1.Replay\x12\x38\n\x08GetRules\x12\x1a.parlor.v1.GetRulesRequest\x1a\x10.parlor.v1.RulesBD\n\x11\x64\x65v.parlor.api.v1P\x01Z!parlor.dev/api/parlor/v1;parlorv1\xaa\x02\tParlor.V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,56 +39,84 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'parlor.v1.parlor_pb2', _glo
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\021dev.parlor.api.v1P\001Z!parlor.dev/api/parlor/v1;parlorv1\252\002\tParlor.V1'
-  _globals['_MATCHSTATUS']._serialized_start=3211
-  _globals['_MATCHSTATUS']._serialized_end=3293
-  _globals['_LISTGAMESREQUEST']._serialized_start=196
-  _globals['_LISTGAMESREQUEST']._serialized_end=214
-  _globals['_LISTGAMESRESPONSE']._serialized_start=216
-  _globals['_LISTGAMESRESPONSE']._serialized_end=271
-  _globals['_GAMEINFO']._serialized_start=274
-  _globals['_GAMEINFO']._serialized_end=416
-  _globals['_OPTIONINFO']._serialized_start=419
-  _globals['_OPTIONINFO']._serialized_end=606
-  _globals['_CREATEMATCHREQUEST']._serialized_start=609
-  _globals['_CREATEMATCHREQUEST']._serialized_end=933
-  _globals['_JOINMATCHREQUEST']._serialized_start=935
-  _globals['_JOINMATCHREQUEST']._serialized_end=1038
-  _globals['_JOINMATCHRESPONSE']._serialized_start=1040
-  _globals['_JOINMATCHRESPONSE']._serialized_end=1088
-  _globals['_GETMATCHREQUEST']._serialized_start=1090
-  _globals['_GETMATCHREQUEST']._serialized_end=1125
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=1127
-  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=1170
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=1172
-  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=1251
-  _globals['_SUBMITACTIONREQUEST']._serialized_start=1254
-  _globals['_SUBMITACTIONREQUEST']._serialized_end=1433
-  _globals['_SUBMITACTIONRESPONSE']._serialized_start=1435
-  _globals['_SUBMITACTIONRESPONSE']._serialized_end=1524
-  _globals['_LISTEVENTSREQUEST']._serialized_start=1526
-  _globals['_LISTEVENTSREQUEST']._serialized_end=1593
-  _globals['_LISTEVENTSRESPONSE']._serialized_start=1595
-  _globals['_LISTEVENTSRESPONSE']._serialized_end=1669
-  _globals['_WATCHEVENTSREQUEST']._serialized_start=1671
-  _globals['_WATCHEVENTSREQUEST']._serialized_end=1724
-  _globals['_WATCHEVENTSRESPONSE']._serialized_start=1726
-  _globals['_WATCHEVENTSRESPONSE']._serialized_end=1794
-  _globals['_MATCH']._serialized_start=1797
-  _globals['_MATCH']._serialized_end=2319
-  _globals['_SEAT']._serialized_start=2321
-  _globals['_SEAT']._serialized_end=2371
-  _globals['_RESULT']._serialized_start=2373
-  _globals['_RESULT']._serialized_end=2414
-  _globals['_ACTION']._serialized_start=2417
-  _globals['_ACTION']._serialized_end=2662
-  _globals['_EVENT']._serialized_start=2665
-  _globals['_EVENT']._serialized_end=3085
-  _globals['_SEATJOINED']._serialized_start=3087
-  _globals['_SEATJOINED']._serialized_end=3127
-  _globals['_MATCHSTARTED']._serialized_start=3129
-  _globals['_MATCHSTARTED']._serialized_end=3143
-  _globals['_MATCHFINISHED']._serialized_start=3145
-  _globals['_MATCHFINISHED']._serialized_end=3209
-  _globals['_PARLOR']._serialized_start=3296
-  _globals['_PARLOR']._serialized_end=3899
+  _globals['_MATCHSTATUS']._serialized_start=5673
+  _globals['_MATCHSTATUS']._serialized_end=5755
+  _globals['_LISTGAMESREQUEST']._serialized_start=229
+  _globals['_LISTGAMESREQUEST']._serialized_end=247
+  _globals['_LISTGAMESRESPONSE']._serialized_start=249
+  _globals['_LISTGAMESRESPONSE']._serialized_end=304
+  _globals['_GAMEINFO']._serialized_start=307
+  _globals['_GAMEINFO']._serialized_end=468
+  _globals['_OPTIONINFO']._serialized_start=471
+  _globals['_OPTIONINFO']._serialized_end=658
+  _globals['_CREATEMATCHREQUEST']._serialized_start=661
+  _globals['_CREATEMATCHREQUEST']._serialized_end=1081
+  _globals['_BOTSEAT']._serialized_start=1083
+  _globals['_BOTSEAT']._serialized_end=1135
+  _globals['_JOINMATCHREQUEST']._serialized_start=1137
+  _globals['_JOINMATCHREQUEST']._serialized_end=1253
+  _globals['_JOINMATCHRESPONSE']._serialized_start=1255
+  _globals['_JOINMATCHRESPONSE']._serialized_end=1321
+  _globals['_LEAVEMATCHREQUEST']._serialized_start=1323
+  _globals['_LEAVEMATCHREQUEST']._serialized_end=1374
+  _globals['_LISTMATCHESREQUEST']._serialized_start=1376
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1485
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1487
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1575
+  _globals['_MATCHSUMMARY']._serialized_start=1578
+  _globals['_MATCHSUMMARY']._serialized_end=2089
+  _globals['_QUICKMATCHREQUEST']._serialized_start=2092
+  _globals['_QUICKMATCHREQUEST']._serialized_end=2498
+  _globals['_GETREPLAYREQUEST']._serialized_start=2500
+  _globals['_GETREPLAYREQUEST']._serialized_end=2536
+  _globals['_REPLAY']._serialized_start=2539
+  _globals['_REPLAY']._serialized_end=3025
+  _globals['_REPLAYACTION']._serialized_start=3027
+  _globals['_REPLAYACTION']._serialized_end=3107
+  _globals['_GETRULESREQUEST']._serialized_start=3109
+  _globals['_GETRULESREQUEST']._serialized_end=3140
+  _globals['_RULES']._serialized_start=3142
+  _globals['_RULES']._serialized_end=3181
+  _globals['_GETMATCHREQUEST']._serialized_start=3183
+  _globals['_GETMATCHREQUEST']._serialized_end=3218
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_start=3220
+  _globals['_LISTLEGALACTIONSREQUEST']._serialized_end=3263
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_start=3265
+  _globals['_LISTLEGALACTIONSRESPONSE']._serialized_end=3344
+  _globals['_SUBMITACTIONREQUEST']._serialized_start=3347
+  _globals['_SUBMITACTIONREQUEST']._serialized_end=3526
+  _globals['_SUBMITACTIONRESPONSE']._serialized_start=3528
+  _globals['_SUBMITACTIONRESPONSE']._serialized_end=3617
+  _globals['_LISTEVENTSREQUEST']._serialized_start=3619
+  _globals['_LISTEVENTSREQUEST']._serialized_end=3686
+  _globals['_LISTEVENTSRESPONSE']._serialized_start=3688
+  _globals['_LISTEVENTSRESPONSE']._serialized_end=3762
+  _globals['_WATCHEVENTSREQUEST']._serialized_start=3764
+  _globals['_WATCHEVENTSREQUEST']._serialized_end=3817
+  _globals['_WATCHEVENTSRESPONSE']._serialized_start=3819
+  _globals['_WATCHEVENTSRESPONSE']._serialized_end=3887
+  _globals['_MATCH']._serialized_start=3890
+  _globals['_MATCH']._serialized_end=4514
+  _globals['_SEAT']._serialized_start=4516
+  _globals['_SEAT']._serialized_end=4579
+  _globals['_DEADLINE']._serialized_start=4581
+  _globals['_DEADLINE']._serialized_end=4645
+  _globals['_RESULT']._serialized_start=4647
+  _globals['_RESULT']._serialized_end=4688
+  _globals['_ACTION']._serialized_start=4691
+  _globals['_ACTION']._serialized_end=4936
+  _globals['_EVENT']._serialized_start=4939
+  _globals['_EVENT']._serialized_end=5452
+  _globals['_SEATJOINED']._serialized_start=5454
+  _globals['_SEATJOINED']._serialized_end=5507
+  _globals['_SEATLEFT']._serialized_start=5509
+  _globals['_SEATLEFT']._serialized_end=5546
+  _globals['_TURNTIMEDOUT']._serialized_start=5548
+  _globals['_TURNTIMEDOUT']._serialized_end=5589
+  _globals['_MATCHSTARTED']._serialized_start=5591
+  _globals['_MATCHSTARTED']._serialized_end=5605
+  _globals['_MATCHFINISHED']._serialized_start=5607
+  _globals['_MATCHFINISHED']._serialized_end=5671
+  _globals['_PARLOR']._serialized_start=5758
+  _globals['_PARLOR']._serialized_end=6694
 # @@protoc_insertion_point(module_scope)

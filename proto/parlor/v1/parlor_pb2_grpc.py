@@ -75,6 +75,31 @@ class ParlorStub:
                 request_serializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsRequest.SerializeToString,
                 response_deserializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsResponse.FromString,
                 _registered_method=True)
+        self.LeaveMatch = channel.unary_unary(
+                '/parlor.v1.Parlor/LeaveMatch',
+                request_serializer=parlor_dot_v1_dot_parlor__pb2.LeaveMatchRequest.SerializeToString,
+                response_deserializer=parlor_dot_v1_dot_parlor__pb2.Match.FromString,
+                _registered_method=True)
+        self.ListMatches = channel.unary_unary(
+                '/parlor.v1.Parlor/ListMatches',
+                request_serializer=parlor_dot_v1_dot_parlor__pb2.ListMatchesRequest.SerializeToString,
+                response_deserializer=parlor_dot_v1_dot_parlor__pb2.ListMatchesResponse.FromString,
+                _registered_method=True)
+        self.QuickMatch = channel.unary_unary(
+                '/parlor.v1.Parlor/QuickMatch',
+                request_serializer=parlor_dot_v1_dot_parlor__pb2.QuickMatchRequest.SerializeToString,
+                response_deserializer=parlor_dot_v1_dot_parlor__pb2.JoinMatchResponse.FromString,
+                _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/parlor.v1.Parlor/GetReplay',
+                request_serializer=parlor_dot_v1_dot_parlor__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=parlor_dot_v1_dot_parlor__pb2.Replay.FromString,
+                _registered_method=True)
+        self.GetRules = channel.unary_unary(
+                '/parlor.v1.Parlor/GetRules',
+                request_serializer=parlor_dot_v1_dot_parlor__pb2.GetRulesRequest.SerializeToString,
+                response_deserializer=parlor_dot_v1_dot_parlor__pb2.Rules.FromString,
+                _registered_method=True)
 
 
 class ParlorServicer:
@@ -175,6 +200,57 @@ class ParlorServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def LeaveMatch(self, request, context):
+        """Leaves the caller's seat (a token is required). Before play starts the seat
+        opens again; during play a `random` bot takes it over for the rest of the
+        match (event SeatLeft says so). Either way the token stops working at once.
+        Returns the match as a spectator now sees it. Errors: TOKEN_REQUIRED,
+        INVALID_TOKEN (also for a seat already left), SEAT_MISMATCH (`seat` is not
+        the token's), MATCH_NOT_FOUND, MATCH_FINISHED, CONFLICT (retry),
+        RULES_VERSION_UNAVAILABLE.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMatches(self, request, context):
+        """Public matches, newest first, a page at a time: those waiting for players
+        (to join) or those being played (to watch). Private matches are never
+        listed. No token. Errors: UNKNOWN_GAME, INVALID_ARGUMENT (a limit over 100,
+        a status other than WAITING or ACTIVE, a page token this server did not
+        give).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def QuickMatch(self, request, context):
+        """Seats the caller at an open public match of exactly this game, player
+        count and options, or creates one (public) and seats the caller there; the
+        answer is a join's, with the match's id. No token. Errors: those of
+        CreateMatch and JoinMatch (the idempotency key as for JoinMatch, scoped to
+        the game, player count and options), CONFLICT (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetReplay(self, request, context):
+        """Everything needed to re-run a finished match and check it: its seed, its
+        actions in order and its result (see `parlor verify`). No token. Errors:
+        MATCH_NOT_FOUND, FAILED_PRECONDITION MATCH_NOT_FINISHED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRules(self, request, context):
+        """The rulebook page of a game, as Markdown. No token. Errors: UNKNOWN_GAME.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ParlorServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -217,6 +293,31 @@ def add_ParlorServicer_to_server(servicer, server):
                     servicer.WatchEvents,
                     request_deserializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsRequest.FromString,
                     response_serializer=parlor_dot_v1_dot_parlor__pb2.WatchEventsResponse.SerializeToString,
+            ),
+            'LeaveMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveMatch,
+                    request_deserializer=parlor_dot_v1_dot_parlor__pb2.LeaveMatchRequest.FromString,
+                    response_serializer=parlor_dot_v1_dot_parlor__pb2.Match.SerializeToString,
+            ),
+            'ListMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMatches,
+                    request_deserializer=parlor_dot_v1_dot_parlor__pb2.ListMatchesRequest.FromString,
+                    response_serializer=parlor_dot_v1_dot_parlor__pb2.ListMatchesResponse.SerializeToString,
+            ),
+            'QuickMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.QuickMatch,
+                    request_deserializer=parlor_dot_v1_dot_parlor__pb2.QuickMatchRequest.FromString,
+                    response_serializer=parlor_dot_v1_dot_parlor__pb2.JoinMatchResponse.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=parlor_dot_v1_dot_parlor__pb2.GetReplayRequest.FromString,
+                    response_serializer=parlor_dot_v1_dot_parlor__pb2.Replay.SerializeToString,
+            ),
+            'GetRules': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRules,
+                    request_deserializer=parlor_dot_v1_dot_parlor__pb2.GetRulesRequest.FromString,
+                    response_serializer=parlor_dot_v1_dot_parlor__pb2.Rules.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -436,6 +537,141 @@ class Parlor:
             '/parlor.v1.Parlor/WatchEvents',
             parlor_dot_v1_dot_parlor__pb2.WatchEventsRequest.SerializeToString,
             parlor_dot_v1_dot_parlor__pb2.WatchEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/parlor.v1.Parlor/LeaveMatch',
+            parlor_dot_v1_dot_parlor__pb2.LeaveMatchRequest.SerializeToString,
+            parlor_dot_v1_dot_parlor__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/parlor.v1.Parlor/ListMatches',
+            parlor_dot_v1_dot_parlor__pb2.ListMatchesRequest.SerializeToString,
+            parlor_dot_v1_dot_parlor__pb2.ListMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def QuickMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/parlor.v1.Parlor/QuickMatch',
+            parlor_dot_v1_dot_parlor__pb2.QuickMatchRequest.SerializeToString,
+            parlor_dot_v1_dot_parlor__pb2.JoinMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/parlor.v1.Parlor/GetReplay',
+            parlor_dot_v1_dot_parlor__pb2.GetReplayRequest.SerializeToString,
+            parlor_dot_v1_dot_parlor__pb2.Replay.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRules(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/parlor.v1.Parlor/GetRules',
+            parlor_dot_v1_dot_parlor__pb2.GetRulesRequest.SerializeToString,
+            parlor_dot_v1_dot_parlor__pb2.Rules.FromString,
             options,
             channel_credentials,
             insecure,
