@@ -174,6 +174,13 @@ class HeulDoch(Game):
             actions.append({"onion": {"card": _card(card)}})
         return actions
 
+    def default_action(self, state: State, seat: int) -> dict[str, Any]:
+        """A seat whose time runs out lays the first card of its hand (hand order:
+        by colour as the rules list them, then by number, special cards last) face
+        down on its own pile, as an onion."""
+        # An onion is legal for every hand card and gives no seat points.
+        return {"onion": {"card": _card(state["hands"][seat][0])}}
+
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         if not isinstance(action, dict) or len(action) != 1:
             raise _malformed()
