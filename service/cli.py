@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -46,7 +48,7 @@ def main(argv: list[str] | None = None) -> None:
     command = args.command
     if command == "bot":
         from .bots.client import run
-        sys.exit(run(Settings.from_env().service_target, args.match_id, args.seats, args.name, args.seed,
+        sys.exit(run(_service_target(), args.match_id, args.seats, args.name, args.seed,
                      out=lambda line: print(line, flush=True)))
     if command == "verify":
         from .verify import main as verify_main
@@ -63,6 +65,28 @@ def main(argv: list[str] | None = None) -> None:
         os.execv(sys.executable, [sys.executable, *GATEWAY_ARGS])
     else:
         sys.exit(dev())
+
+
+def _dev_file() -> str:
+    """Where a running `parlor dev` says where it listens, for the other
+    `parlor` commands of this user on this machine."""
+    return os.path.join(tempfile.gettempdir(), f"parlor-dev-{os.getuid()}.json")
+
+
+def _service_target() -> str:
+    """The service `parlor bot` calls: PARLOR_SERVICE_TARGET when set; else
+    the one a `parlor dev` of this user runs (it may listen on other ports than
+    the defaults); else localhost on PARLOR_GRPC_PORT (50051)."""
+    settings = Settings.from_env()
+    if os.environ.get("PARLOR_SERVICE_TARGET", "").strip():
+        return settings.service_target
+    try:
+        with open(_dev_file(), encoding="utf-8") as file:
+            running = json.load(file)
+        os.kill(running["pid"], 0)  # (still running)
+        return running["grpc"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return host_port("localhost", settings.grpc_port)
 
 
 def _check_free(host: str, port: int, variable: str) -> None:
@@ -134,9 +158,12 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
                     children.append(subprocess.Popen([sys.executable, *GATEWAY_ARGS], env=env))
             elif not announced and _ready(f"{rest}/readyz"):
                 announced = True
+                _announce(target, rest)
                 print(f"\nParlor is running (Ctrl-C stops it)\n"
+                      f"  Web    {rest}/  (play in a browser)\n"
                       f"  REST   {rest}  (OpenAPI: {rest}/v1/openapi.json)\n"
-                      f"  gRPC   {target}\n"
+                      f"  gRPC   {target}  (`parlor bot` finds it)\n"
+                      f"  Worker bots' moves and turn clocks; health on port {settings.worker_port}\n"
                       f"  Redis  {redacted_url(env['REDIS_URL'])}"
                       f"{' (embedded, discarded on exit)' if embedded else ' (REDIS_URL)'}\n", flush=True)
             if not announced and time.monotonic() - started > 30:
@@ -146,6 +173,8 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
                 started = time.monotonic()
             time.sleep(0.2)
     finally:
+        if announced:
+            _withdraw()
         for child in children:
             if child.poll() is None:
                 child.send_signal(signal.SIGTERM)
@@ -155,6 +184,25 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
             except subprocess.TimeoutExpired:
                 child.kill()
     return code
+
+
+def _announce(target: str, rest: str) -> None:
+    """Writes where this `parlor dev` listens (see _service_target)."""
+    try:
+        with open(_dev_file(), "w", encoding="utf-8") as file:
+            json.dump({"pid": os.getpid(), "grpc": target, "rest": rest}, file)
+    except OSError:
+        pass  # (then `parlor bot` needs PARLOR_SERVICE_TARGET)
+
+
+def _withdraw() -> None:
+    try:
+        with open(_dev_file(), encoding="utf-8") as file:
+            if json.load(file).get("pid") != os.getpid():
+                return  # another parlor dev's
+        os.unlink(_dev_file())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _serving(target: str) -> bool:

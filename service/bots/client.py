@@ -30,6 +30,7 @@ from parlor.v1 import parlor_pb2_grpc
 
 RPC_TIMEOUT = 10.0        # seconds, for every unary call
 RETRY_SECONDS = 25.0      # how long a safe call is tried again while the service is unreachable
+FIRST_CONTACT_SECONDS = 5.0  # the same for the first call: a service never reached is likely elsewhere
 STREAM_RETRIES = 30       # live streams failing in a row (a second apart) before a bot gives up
 STREAM_LIVED = 5.0        # seconds a stream must have run for its failure not to count as "in a row"
 # What a call meets while the service restarts or drains (CANCELLED: it reached
@@ -82,14 +83,15 @@ def _transient(err: grpc.RpcError) -> bool:
     return err.code() in _TRANSIENT
 
 
-def _call(method: Callable, request, metadata=(), stop: threading.Event | None = None):
+def _call(method: Callable, request, metadata=(), stop: threading.Event | None = None,
+          give_up_after: float = 0.0):
     """One unary call. With `stop`, the call is one that is safe to repeat (a
     read, or a join or an action under an idempotency key): while the service is
     unreachable (a restart, a drain), or busy answering retries of older actions
     (TOO_MANY_REPLAYS: a repeated action whose first answer was lost), it is
     tried again for RETRY_SECONDS, with waits doubling from 0.25 s to 2 s, unless
-    `stop` is set meanwhile."""
-    give_up = time.monotonic() + RETRY_SECONDS
+    `stop` is set meanwhile (or for `give_up_after` seconds, if given)."""
+    give_up = time.monotonic() + (give_up_after or RETRY_SECONDS)
     wait = 0.25
     while True:
         try:
@@ -186,19 +188,24 @@ def run(target: str, match_id: str, seats: int | None, name: str, seed: str | No
     without enough open seats, 130 when interrupted."""
     with grpc.insecure_channel(target, options=CLIENT_CHANNEL_OPTIONS) as channel:
         stub = parlor_pb2_grpc.ParlorStub(channel)
-        code, joined = _join_seats(stub, match_id, seats, name, out)
+        code, joined = _join_seats(stub, match_id, seats, name, out, target)
         if code:
             return code
         return _play_seats(stub, match_id, joined, seed, out)
 
 
 def _join_seats(stub: parlor_pb2_grpc.ParlorStub, match_id: str, seats: int | None, name: str,
-                out: Callable[[str], None]) -> tuple[int, list[pb.JoinMatchResponse]]:
+                out: Callable[[str], None], target: str = "") -> tuple[int, list[pb.JoinMatchResponse]]:
     """(0, the seats the bots took), or (an exit code, [])."""
     try:
-        match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), stop=threading.Event())
+        match = _call(stub.GetMatch, pb.GetMatchRequest(match_id=match_id), stop=threading.Event(),
+                      give_up_after=FIRST_CONTACT_SECONDS)
     except BotError as err:
-        out(f"parlor bot: {err}")
+        if err.code in ("UNAVAILABLE", "DEADLINE_EXCEEDED"):
+            out(f"parlor bot: no Parlor service answers at {target} ({err.code}): set PARLOR_SERVICE_TARGET "
+                "to its gRPC address (host:port), or start `parlor dev`")
+        else:
+            out(f"parlor bot: {err}")
         return 1, []
     open_seats = sum(not seat.joined for seat in match.seats)
     wanted = open_seats if seats is None else seats

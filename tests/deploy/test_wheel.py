@@ -129,7 +129,7 @@ def test_parlor_dev_runs_from_the_wheel_in_a_fresh_venv(wheel, tmp_path):
                                capture_output=True, text=True, timeout=600)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     ports = {"PARLOR_HTTP_PORT": free_port(), "PARLOR_GRPC_PORT": free_port(),
-             "PARLOR_METRICS_PORT": free_port()}
+             "PARLOR_METRICS_PORT": free_port(), "PARLOR_WORKER_PORT": free_port()}
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path), "PARLOR_LOG_LEVEL": "WARNING",
            **{name: str(port) for name, port in ports.items()}}
     log = open(tmp_path / "dev.log", "w+")

@@ -26,7 +26,8 @@ def start_dev(extra_env: dict[str, str]):
     http_port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
     env.update({"PARLOR_HTTP_PORT": str(http_port), "PARLOR_GRPC_PORT": str(free_port()),
-                "PARLOR_METRICS_PORT": str(free_port()), "PYTHONUNBUFFERED": "1", **extra_env})
+                "PARLOR_METRICS_PORT": str(free_port()), "PARLOR_WORKER_PORT": str(free_port()),
+                "PYTHONUNBUFFERED": "1", **extra_env})
     proc = subprocess.Popen([PARLOR, "dev"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     lines = []
@@ -37,7 +38,7 @@ def start_dev(extra_env: dict[str, str]):
             break
         lines.append(line)
         if line.startswith("Parlor is running"):
-            banner = "".join(lines[-1:] + [proc.stdout.readline() for _ in range(4)])
+            banner = "".join(lines[-1:] + [proc.stdout.readline() for _ in range(6)])
             return proc, http_port, banner
     proc.kill()
     raise AssertionError("parlor dev did not come up:\n" + "".join(lines))
@@ -122,6 +123,33 @@ def test_dev_on_ipv6(host):
         conn.close()
     finally:
         assert stop(proc) == 0
+
+
+def test_parlor_bot_finds_the_service_parlor_dev_runs_on_other_ports():
+    """The README's commands as printed: `parlor dev` on ports of its own in one
+    terminal, `parlor bot <id>` in another without any setting."""
+    proc, port, banner = start_dev({"PARLOR_ALLOW_FIXED_SEED": "1"})
+    try:
+        rest = Rest(port)
+        match_id = rest.post("/v1/matches", {"game": "whatever", "players": 2}).body["matchId"]
+        rest.close()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
+        bot = subprocess.run([PARLOR, "bot", match_id, "--seed", "s"], env=env, capture_output=True, text=True,
+                             timeout=120)
+        assert bot.returncode == 0, bot.stdout + bot.stderr
+        assert "match over" in bot.stdout
+    finally:
+        assert stop(proc) == 0
+
+
+def test_parlor_bot_without_a_service_says_which_setting_to_give():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "REDIS_URL"))}
+    env["PARLOR_SERVICE_TARGET"] = f"127.0.0.1:{free_port()}"
+    started = time.monotonic()
+    bot = subprocess.run([PARLOR, "bot", "a" * 24], env=env, capture_output=True, text=True, timeout=60)
+    assert bot.returncode == 1
+    assert "PARLOR_SERVICE_TARGET" in bot.stdout and env["PARLOR_SERVICE_TARGET"] in bot.stdout, bot.stdout
+    assert time.monotonic() - started < 15
 
 
 def test_dev_uses_redis_url_when_set():
