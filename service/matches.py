@@ -139,7 +139,7 @@ class Matches:
                                          "players": record.players})
         await self._started(record, pb.WAITING)
         view = self._view(record, 0, None)
-        self._records.put(record, data)  # last: from here on another call may take it
+        self._records.put(record, data, 0)  # last: from here on another call may take it
         return view
 
     def _new_record(self, game: Game, players: int, options: dict[str, Any], seed: str,
@@ -182,7 +182,7 @@ class Matches:
             with self._kept_if_refused(record, stored):
                 if stored.idempotency is not None:
                     reply = _join_replay(record, key, stored.idempotency, fingerprint)
-                    self._records.give_back(record, stored.record)  # answered, not changed
+                    self._records.give_back(record, stored.record, stored.version)  # answered, not changed
                     return reply
                 seat = _open_seat(record, asked)
                 if level and record.legacy:
@@ -215,7 +215,7 @@ class Matches:
                 continue
             log.info("seat joined", extra={"match_id": record.match_id, "seat": seat})
             await self._started(record, pb.WAITING)
-            self._records.put(record, data)  # last: from here on another call may take it
+            self._records.put(record, data, version + 1)  # last: from here on another call may take it
             return pb.JoinMatchResponse(seat=seat, token=token, match_id=record.match_id)
         raise _busy()
 
@@ -282,7 +282,7 @@ class Matches:
                 continue
             log.info("seat left", extra={"match_id": record.match_id, "seat": seat})
             view = self._view(record, stored.version + 1, None)
-            self._records.put(record, data)
+            self._records.put(record, data, stored.version + 1)
             return view
         raise _busy()
 
@@ -385,7 +385,7 @@ class Matches:
         metrics.match(game.id, "created").inc()
         log.info("match created", extra={"match_id": record.match_id, "game": game.id,
                                          "players": record.players, "quick": config})
-        self._records.put(record, data)
+        self._records.put(record, data, 0)
         return record.match_id
 
     # ---- replays and rules ---------------------------------------------------------
@@ -439,7 +439,7 @@ class Matches:
             if due is None:
                 upcoming = schedule.next_due(record, game, now) if schedule.scheduled(record) else None
                 await self.store.release(match_id, stored.version, upcoming, stored.legacy)
-                self._records.give_back(record, stored.record)
+                self._records.give_back(record, stored.record, stored.version)
                 return done
             kind, seat = due
             before = record.status
@@ -456,7 +456,7 @@ class Matches:
             if record.finished:
                 metrics.match(record.game, "finished").inc()
                 await self._index(self.store.mark_finished(record.match_id))
-            self._records.put(record, data)
+            self._records.put(record, data, stored.version + 1)
             done.append(label)
         return done
 
@@ -660,21 +660,42 @@ class Matches:
         idem_fields = (f"{digest[:16]}:{key}", f"{digest[:8]}:{key}") if key else ()
         fingerprint = _fingerprint(request) if key else b""
         expected = request.expected_version if request.HasField("expected_version") else None
+        # The first attempt acts on the record this process kept, if any, without
+        # reading Redis: the write checks its version, and one that lost answers
+        # with the match as it stands, so an uncontended action costs one round
+        # trip. What such a record refuses is decided again on a record read from
+        # Redis (with the idempotency record), as it may be out of date.
+        unread = self._records.latest(request.match_id) if _MATCH_ID.fullmatch(request.match_id) else None
+        current: Stored | None = None
         for _ in range(MAX_ATTEMPTS):
-            stored, record = await self._fetch(request.match_id, idem_fields, reuse=True)
-            with self._kept_if_refused(record, stored):
-                seat = _seat_of(record, digest)
-                if request.HasField("seat") and request.seat != seat:
-                    raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, not seat {request.seat}.",
-                                      seat=request.seat)
-                if stored.idempotency is not None:
-                    reply = await self._replay(record, stored.version, seat, stored.idempotency,
-                                               fingerprint)
-                    metrics.action(record.game, "duplicate").inc()
-                    self._records.give_back(record, stored.record)  # answered, not changed
-                    return reply
-                action, engine_events = self._play(record, stored.version, seat, request.action, which,
-                                                   expected)
+            if unread is not None:
+                version, data, record = unread
+                stored, unread = Stored(version, data, None, record.legacy), None
+                confirmed = False
+            elif current is not None:
+                stored, current = current, None
+                record, confirmed = self._decoded(stored), False
+            else:
+                stored, record = await self._fetch(request.match_id, idem_fields, reuse=True)
+                confirmed = True
+            try:
+                with self._kept_if_refused(record, stored):
+                    seat = _seat_of(record, digest)
+                    if request.HasField("seat") and request.seat != seat:
+                        raise ParlorError("SEAT_MISMATCH", f"This token is for seat {seat}, "
+                                          f"not seat {request.seat}.", seat=request.seat)
+                    if stored.idempotency is not None:
+                        reply = await self._replay(record, stored.version, seat, stored.idempotency,
+                                                   fingerprint)
+                        metrics.action(record.game, "duplicate").inc()
+                        self._records.give_back(record, stored.record, stored.version)  # answered, not changed
+                        return reply
+                    action, engine_events = self._play(record, stored.version, seat, request.action, which,
+                                                       expected, count=confirmed)
+            except ParlorError:
+                if confirmed:
+                    raise
+                continue  # decided on a record not read from Redis: read it, and decide again
             game = _engine(record)
             events: list[Any] = [*engine_events, *self._finish_if_over(record, game)]
             schedule.set_deadlines(record, game, self.store.now_ms(), actor=seat)
@@ -689,8 +710,10 @@ class Matches:
                                                  idempotency=idem, seat=seat, before=pb.ACTIVE)
             except DuplicateKey:
                 continue  # the same request won a race: re-read finds its record and replays it
-            except Conflict:
-                metrics.action(record.game, "conflict").inc()
+            except Conflict as lost:
+                current = lost.current  # (None: read it again)
+                if confirmed:
+                    metrics.action(record.game, "conflict").inc()
                 # Somebody else wrote first: re-read, re-validate. With an
                 # expectedVersion the re-read answers STALE_VERSION, unless the
                 # writer was this very request, retried: then it finds the
@@ -702,7 +725,7 @@ class Matches:
                 await self._index(self.store.mark_finished(record.match_id))
             reply = pb.SubmitActionResponse(match=self._view_fields(record, stored.version + 1, seat),
                                             events=built)
-            self._records.put(record, data)  # last: from here on another call may take it
+            self._records.put(record, data, stored.version + 1)  # last: from here on another call may take it
             return reply
         raise _busy()
 
@@ -717,17 +740,19 @@ class Matches:
             yield
         except ParlorError as err:
             if err.code != "ILLEGAL_ACTION":
-                self._records.give_back(record, stored.record)
+                self._records.give_back(record, stored.record, stored.version)
             raise
 
     @staticmethod
     def _play(record: Record, version: int, seat: int, request_action: pb.Action, which: str,
-              expected: int | None) -> tuple[dict[str, Any], list[Event]]:
+              expected: int | None, count: bool = True) -> tuple[dict[str, Any], list[Event]]:
         """Plays the action on the record in place (state and RNG position):
         the action as an engine dict and the engine's events. A refusal raises
-        ParlorError and leaves the record untouched."""
+        ParlorError and leaves the record untouched (and is counted in the
+        metrics if `count`: a refusal that stands)."""
         if expected is not None and expected != version:
-            metrics.action(record.game, "stale").inc()
+            if count:
+                metrics.action(record.game, "stale").inc()
             raise _stale(expected, version)
         if which != record.game:
             raise ParlorError("INVALID_ACTION", f"This match plays {record.game}, not {which}.")
@@ -740,7 +765,8 @@ class Matches:
         try:
             events = _engine(record).play(record.state, seat, action, rng)
         except RulesError as exc:
-            metrics.action(record.game, "illegal").inc()
+            if count:
+                metrics.action(record.game, "illegal").inc()
             raise ParlorError("ILLEGAL_ACTION", exc.message, reason=exc.reason, **exc.details) from None
         record.rng = rng.counter
         return action, events
@@ -815,10 +841,14 @@ class Matches:
         if kept is not None:
             metrics.RECORD_HIT.inc()
             return stored, kept
+        return stored, self._decoded(stored)
+
+    def _decoded(self, stored: Stored) -> Record:
+        """The record of `stored` (as a write's refusal answered it), decoded."""
         metrics.RECORD_MISS.inc()
         record = self._decode(stored.record)
         record.legacy = stored.legacy
-        return stored, record
+        return record
 
     def _decode(self, data: bytes) -> Record:
         record = Record.decode(data)

@@ -78,22 +78,25 @@ class Record:
 
 class RecordCache:
     """The records this process wrote last (or read, for a call it refused),
-    decoded, so that the next call on a match (an action, or a read between
-    actions) skips decoding it again.
+    decoded, with their version, so that the next call on a match skips
+    decoding it again, and an action skips reading it (latest()).
 
-    An entry is only ever used for exactly the bytes it was encoded to: a
+    An entry is used for a read only for exactly the bytes it was encoded to: a
     record read from Redis is looked up together with those bytes, so a match
-    written meanwhile by another replica (or a lost race) simply misses. Taking
-    an entry removes it, since the taker changes the record in place; it comes
-    back with the next write, or is given back unchanged when the call is
-    refused before any engine ran. Reads may peek at an entry without taking it.
-    Bounded (PARLOR_RECORD_CACHE_MATCHES; 0 keeps none): the least recently
-    written go first.
+    written meanwhile by another replica (or a lost race) simply misses. An
+    action may take the entry without reading Redis first (latest()): its
+    write is a compare-and-set on the entry's version, so an entry another
+    replica has overtaken costs a refused write (answered with the current
+    record), never a wrong one. Taking an entry removes it, since the taker
+    changes the record in place; it comes back with the next write, or is given
+    back unchanged when the call is refused before any engine ran. Reads may
+    peek at an entry without taking it. Bounded (PARLOR_RECORD_CACHE_MATCHES; 0
+    keeps none): the least recently written go first.
     """
 
     def __init__(self, size: int = 1024) -> None:
         self.size = size
-        self._entries: dict[str, tuple[bytes, Record]] = {}
+        self._entries: dict[str, tuple[bytes, Record, int]] = {}
 
     def take(self, match_id: str, data: bytes) -> Record | None:
         """The record stored as `data`, if it is the one kept, for the caller
@@ -109,18 +112,22 @@ class RecordCache:
         not across an await (a taker may change it meanwhile)."""
         return _same(self._entries.get(match_id), data)
 
-    def put(self, record: Record, data: bytes) -> None:
-        """Keeps `record`, just written as `data` (and not to be changed by the
-        caller any more), unless the one kept for its match is as new or newer
-        (written by another call meanwhile: every write adds events, so the
-        later record has more)."""
+    def latest(self, match_id: str) -> tuple[int, bytes, Record] | None:
+        """The kept record as (version, bytes, record), taken (as take() does),
+        without knowing what Redis holds: for a write that checks the version."""
+        entry = self._entries.pop(match_id, None)
+        return None if entry is None else (entry[2], entry[0], entry[1])
+
+    def put(self, record: Record, data: bytes, version: int) -> None:
+        """Keeps `record`, just written as `data` at `version` (and not to be
+        changed by the caller any more), unless the one kept for its match is
+        as new or newer (written by another call meanwhile)."""
         entries = self._entries
         kept = entries.get(record.match_id)
-        if not self.size or (kept is not None and kept[1].last_event >= record.last_event
-                             and kept[1] is not record):
+        if not self.size or (kept is not None and kept[2] >= version and kept[1] is not record):
             return
         entries.pop(record.match_id, None)
-        entries[record.match_id] = (data, record)
+        entries[record.match_id] = (data, record, version)
         if len(entries) > self.size:
             del entries[next(iter(entries))]
 
@@ -129,6 +136,6 @@ class RecordCache:
     give_back = put
 
 
-def _same(entry: tuple[bytes, Record] | None, data: bytes) -> Record | None:
+def _same(entry: tuple[bytes, Record, int] | None, data: bytes) -> Record | None:
     """The kept record if it was written as exactly `data`."""
     return entry[1] if entry is not None and entry[0] == data else None

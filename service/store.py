@@ -70,6 +70,9 @@ T = TypeVar("T")
 
 NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>"
 
+# A version other than the expected one is answered with the match as it stands
+# (its value), so that a caller who wrote from a record it kept (an action's
+# one round trip, RecordCache.latest) can decide again without reading it.
 # ARGV: expected version ("new": the match must not exist yet), new value, TTL
 # ms, idempotency field and record ('' for none), action ('' for none), events,
 # the time (Redis's clock, ms) after which the write must not happen, and the
@@ -95,7 +98,7 @@ if ARGV[1] == 'new' then
   if cur then return 0 end
 else
   if not cur then return 0 end
-  if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return 0 end
+  if string.sub(cur, 1, string.find(cur, '|', 1, true) - 1) ~= ARGV[1] then return {0, cur} end
 end
 if ARGV[4] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[4]) == 1 then return 2 end
 local now = redis.call('TIME')
@@ -275,7 +278,13 @@ class Unconfirmed(WriteFailed):
 
 
 class Conflict(Exception):
-    """The version moved on (or the match vanished) between read and write."""
+    """The version moved on (or the match vanished) between read and write.
+    `current`: the match as it stands (None if it is gone, or for a new
+    match's id that is taken)."""
+
+    def __init__(self, current: Stored | None = None) -> None:
+        super().__init__()
+        self.current = current
 
 
 class DuplicateKey(Exception):
@@ -664,6 +673,9 @@ class MatchStore:
             if _maybe_sent(exc):
                 raise Unconfirmed(str(exc)) from exc
             raise
+        if type(status) is list:
+            version, _, current = status[1].partition(b"|")
+            raise Conflict(Stored(int(version), current, None, legacy))
         if status == 0:
             raise Conflict()
         if status == 2:

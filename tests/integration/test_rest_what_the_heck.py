@@ -91,7 +91,7 @@ def test_full_match(rest, players):
     events = rest.get(f"/v1/matches/{match_id}/events").body
     numbers = [e["number"] for e in events["events"]]
     assert numbers == list(range(1, len(numbers) + 1)) and events["lastEvent"] == numbers[-1]
-    assert events["events"][0]["seatJoined"] == {"seat": 0, "name": "P0"}
+    assert events["events"][0]["seatJoined"] == {"seat": 0, "name": "P0", "bot": ""}
     page = rest.get(f"/v1/matches/{match_id}/events?after=2&limit=3").body  # a page of a chosen size
     assert [e["number"] for e in page["events"]] == [3, 4, 5] and page["lastEvent"] == numbers[-1]
     assert rest.get(f"/v1/matches/{match_id}/legal-actions", token=tokens[0]).body["actions"] == []
