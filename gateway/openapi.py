@@ -76,7 +76,7 @@ MAX_SEED_LENGTH = 256  # (service.matches', which a test keeps this to)
 # message (the rest hold one only when it applies). Replies list them as
 # `required`; the conformance test holds every reply of whole matches to it.
 _ALWAYS_SENT = frozenset({
-    "parlor.v1.SubmitActionResponse.match", "parlor.v1.MatchFinished.result",
+    "parlor.v1.MatchFinished.result",
     "parlor.v1.OptionInfo.default",
     "parlor.v1.WhatTheHeckView.options", "parlor.v1.HiFuView.options", "parlor.v1.HeulDochView.options",
     "parlor.v1.WhateverView.options", "parlor.v1.HeckView.options",
@@ -323,6 +323,10 @@ def document() -> dict[str, Any]:
             "seat": {"type": "integer", "format": "int32",
                      "description": "Optional; must be the token's seat (else 403 SEAT_MISMATCH)."},
             "idempotencyKey": {**action_key, "description": body_key},
+            "reply": {"type": "string", "enum": ["view", "events"],
+                      "description": "view (the default): the answer carries the caller's view and the "
+                                     "events; events: the events only (cheaper, for clients that follow "
+                                     "the live stream or keep their own state)."},
         },
     }
     schemas["Error"] = {

@@ -649,6 +649,10 @@ class Matches:
         which = request.action.WhichOneof("game")
         if which is None:
             raise ParlorError("INVALID_ACTION", "The request names no action.")
+        if request.reply not in ("", "view", "events"):
+            raise ParlorError("INVALID_ARGUMENT", f"`reply` is \"view\" (the default) or \"events\", "
+                                                  f"not {shown(request.reply)}.")
+        with_view = request.reply != "events"
         digest = token_hash(token)
         # The record's field: hex digits of the token's hash, then the key. It
         # is written with 8 digits (two seats of a match sharing them, and a
@@ -686,7 +690,7 @@ class Matches:
                                           f"not seat {request.seat}.", seat=request.seat)
                     if stored.idempotency is not None:
                         reply = await self._replay(record, stored.version, seat, stored.idempotency,
-                                                   fingerprint)
+                                                   fingerprint, with_view)
                         metrics.action(record.game, "duplicate").inc()
                         self._records.give_back(record, stored.record, stored.version)  # answered, not changed
                         return reply
@@ -724,7 +728,7 @@ class Matches:
                 metrics.match(record.game, "finished").inc()
                 await self._index(self.store.mark_finished(record.match_id))
             reply = pb.SubmitActionResponse(match=self._view_fields(record, stored.version + 1, seat),
-                                            events=built)
+                                            events=built) if with_view else pb.SubmitActionResponse(events=built)
             self._records.put(record, data, stored.version + 1)  # last: from here on another call may take it
             return reply
         raise _busy()
@@ -772,13 +776,13 @@ class Matches:
         return action, events
 
     async def _replay(self, record: Record, version: int, seat: int, stored: bytes,
-                      fingerprint: bytes) -> pb.SubmitActionResponse:
+                      fingerprint: bytes, with_view: bool = True) -> pb.SubmitActionResponse:
         """The first response to an idempotent request, rebuilt without writing."""
         first_fingerprint, at_version, first, last = _IDEM_RECORD.unpack(stored)
         if first_fingerprint != fingerprint:
             raise ParlorError("IDEMPOTENCY_KEY_REUSED",
                               "This idempotency key was used for a different request on this match.")
-        if at_version != version:
+        if at_version != version and with_view:
             # The answer to an older request needs the match as it was then, re-run
             # from the seed: up to thousands of actions for one call. A process
             # re-runs at most PARLOR_REPLAY_ACTIONS_PER_SECOND, so that retries of
@@ -790,8 +794,10 @@ class Matches:
             record = await self._rebuild(record, at_version)
         raw = await self.store.events(record.match_id, first - 1, last - first + 1, seat,
                                       until=last, legacy=record.legacy)
-        return pb.SubmitActionResponse(match=self._view_fields(record, at_version, seat),
-                                       events=[pb.Event.FromString(data) for data in raw])
+        events = [pb.Event.FromString(data) for data in raw]
+        if not with_view:
+            return pb.SubmitActionResponse(events=events)
+        return pb.SubmitActionResponse(match=self._view_fields(record, at_version, seat), events=events)
 
     async def _rebuild(self, record: Record, version: int) -> Record:
         """The record as it was at `version` (after every seat joined), re-run

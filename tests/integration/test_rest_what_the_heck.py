@@ -150,3 +150,21 @@ def test_live_events_are_not_stored_by_caches(stack, rest):
         assert stream.headers["x-content-type-options"] == "nosniff"
     finally:
         stream.close()
+
+
+def test_an_action_may_ask_for_the_events_only(rest):
+    """`"reply": "events"`: the answer carries the events, not the view (a
+    cheaper answer for clients that follow the live stream); a retry with the
+    same key may ask for either shape and gets the same events."""
+    match, tokens = new_rest_match(rest, "what_the_heck", 2)
+    path = f"/v1/matches/{match['matchId']}/actions"
+    card = rest.get(f"/v1/matches/{match['matchId']}", token=tokens[0]).body["whatTheHeck"]["hand"][0]
+    lean = rest.post(path, {"action": {"whatTheHeck": {"bid": card}}, "reply": "events"}, token=tokens[0],
+                     headers={"Idempotency-Key": "lean"})
+    assert lean.status == 200, lean.body
+    assert set(lean.body) == {"events"} and lean.body["events"][0]["whatTheHeck"]["bidCommitted"]["bid"] == card
+    full = rest.post(path, {"action": {"whatTheHeck": {"bid": card}}}, token=tokens[0],
+                     headers={"Idempotency-Key": "lean"})
+    assert full.status == 200 and full.body["events"] == lean.body["events"] and "match" in full.body
+    bad = rest.post(path, {"action": {"whatTheHeck": {"bid": 14}}, "reply": "everything"}, token=tokens[1])
+    assert bad.status == 400 and bad.error == "INVALID_ARGUMENT"

@@ -308,18 +308,20 @@ class ListLegalActionsResponse(_message.Message):
     def __init__(self, actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., version: _Optional[int] = ...) -> None: ...
 
 class SubmitActionRequest(_message.Message):
-    __slots__ = ("match_id", "action", "expected_version", "idempotency_key", "seat")
+    __slots__ = ("match_id", "action", "expected_version", "idempotency_key", "seat", "reply")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     action: Action
     expected_version: int
     idempotency_key: str
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    reply: str
+    def __init__(self, match_id: _Optional[str] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., expected_version: _Optional[int] = ..., idempotency_key: _Optional[str] = ..., seat: _Optional[int] = ..., reply: _Optional[str] = ...) -> None: ...
 
 class SubmitActionResponse(_message.Message):
     __slots__ = ("match", "events")
