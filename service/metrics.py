@@ -10,12 +10,15 @@ from functools import cache
 
 from prometheus_client import Counter, Gauge, Histogram, values
 
-# The service is one process and keeps its metrics in memory, whatever
-# PROMETHEUS_MULTIPROC_DIR says: that variable is the gateway's (gunicorn's
-# workers), and prometheus_client would otherwise write this process's values
-# to files there, or fail if the directory is missing. Metrics pick the value
-# class up when they (and their labelled children) are created.
-values.ValueClass = values.MutexValue
+# A service process keeps its metrics in memory, whatever PROMETHEUS_MULTIPROC_DIR
+# says: that variable is the gateway's (gunicorn's workers), and prometheus_client
+# would otherwise write this process's values to files there, or fail if the
+# directory is missing. Except one of several service processes on one port
+# (processes.py), whose values go to files its parent serves, summed: the parent
+# sets the multi-process value class before this module is imported. Metrics
+# pick the value class up when they (and their labelled children) are created.
+if not getattr(values.ValueClass, "_multiprocess", False):
+    values.ValueClass = values.MutexValue
 
 RPCS = Counter("parlor_rpc_requests_total", "Parlor RPCs served, by method and result code.",
                ["rpc", "code"])
@@ -29,8 +32,9 @@ MATCHES = Counter("parlor_matches_total", "Matches by game and lifecycle step (c
                   ["game", "step"])
 ACTIVE = Gauge("parlor_active_matches",
                "Matches started and not finished (abandoned ones drop out after PARLOR_ABANDONED_TTL_SECONDS), "
-               "as last counted in Redis.")
-STREAMS = Gauge("parlor_event_streams", "Live event streams (WatchEvents) open in this process.")
+               "as last counted in Redis.", multiprocess_mode="livemax")
+STREAMS = Gauge("parlor_event_streams", "Live event streams (WatchEvents) open in this service (summed over "
+                "its processes).", multiprocess_mode="livesum")
 REDIS_ERRORS = Counter("parlor_redis_errors_total",
                        "Redis calls that failed because Redis could not serve them: no connection, a "
                        "timeout, a reply such as BUSY, LOADING, OOM or READONLY, or a write refused as "

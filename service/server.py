@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 import time
 
 import grpc
@@ -278,10 +279,11 @@ def connection_age_grace(settings: Settings) -> int:
 
 
 async def create_server(settings: Settings, store: MatchStore, address: str | None = None,
-                        ) -> tuple[grpc.aio.Server, int, RedisHealth, ParlorServicer]:
+                        shared_port: bool = False) -> tuple[grpc.aio.Server, int, RedisHealth, ParlorServicer]:
     """Builds and starts the server; returns it, its bound port, the health
     keeper (stop it before stopping the server) and the servicer (its
-    `matches`, its calls in flight)."""
+    `matches`, its calls in flight). `shared_port`: one of several processes
+    on the port (processes.py)."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", settings.max_body_bytes + MESSAGE_HEADROOM),
@@ -293,8 +295,9 @@ async def create_server(settings: Settings, store: MatchStore, address: str | No
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
             # gRPC binds with SO_REUSEPORT by default: a second service started on
-            # a taken port would silently share its calls. Fail instead.
-            ("grpc.so_reuseport", 0),
+            # a taken port would silently share its calls. Fail instead, unless
+            # the port is shared on purpose (its processes' supervisor checked it).
+            ("grpc.so_reuseport", 1 if shared_port else 0),
         ])
     servicer = ParlorServicer(Matches(store, settings), metrics.observe_rpc)
     add_to_server(servicer, server)
@@ -332,17 +335,20 @@ async def drain(server: grpc.aio.Server, servicer: ParlorServicer, grace: float)
     await stopping
 
 
-async def serve(settings: Settings) -> None:
+async def serve(settings: Settings, shared_port: bool = False) -> None:
+    """One service process; `shared_port`: one of several (processes.py),
+    whose supervisor serves their metrics."""
     settings.check_distinct_ports("PARLOR_GRPC_PORT", "PARLOR_METRICS_PORT")
     # Live event streams hear of new events on a subscription of their own.
     store = MatchStore(connect(settings.redis_url), connect(settings.redis_url, pubsub=True),
                        settings.redis_max_connections)
-    try:  # first: a port in use stops the service before anything else started
-        start_http_server(settings.metrics_port, addr=settings.host)
-    except OSError as exc:
-        raise cannot_listen(settings.host, settings.metrics_port, "PARLOR_METRICS_PORT", exc,
-                            "serve metrics on") from None
-    server, port, keeper, servicer = await create_server(settings, store)
+    if not shared_port:
+        try:  # first: a port in use stops the service before anything else started
+            start_http_server(settings.metrics_port, addr=settings.host)
+        except OSError as exc:
+            raise cannot_listen(settings.host, settings.metrics_port, "PARLOR_METRICS_PORT", exc,
+                                "serve metrics on") from None
+    server, port, keeper, servicer = await create_server(settings, store, shared_port=shared_port)
     log.info("parlor service listening", extra={"grpc_port": port, "metrics_port": settings.metrics_port,
                                                 "redis": redacted_url(settings.redis_url)})
     stopping = asyncio.Event()
@@ -360,12 +366,17 @@ async def serve(settings: Settings) -> None:
     log.info("parlor service stopped")
 
 
-def main() -> None:
+def main(shared_port: bool = False) -> None:
+    """`parlor service`: one process, or with PARLOR_SERVICE_PROCESSES above 1,
+    a supervisor of that many (processes.py); `shared_port`: one of those."""
     settings = Settings.from_env()
     logs.setup(settings.log_level)
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set (parlor dev starts an embedded Redis for you)")
-    asyncio.run(serve(settings))
+    if settings.service_processes > 1 and not shared_port:
+        from .processes import supervise
+        sys.exit(supervise(settings))
+    asyncio.run(serve(settings, shared_port))
 
 
 if __name__ == "__main__":

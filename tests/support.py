@@ -242,7 +242,7 @@ class Stack:
             "PARLOR_GRPC_PORT": str(self.grpc_port), "PARLOR_HTTP_PORT": str(self.http_port),
             "PARLOR_SERVICE_TARGET": f"127.0.0.1:{self.grpc_port}",
             "PARLOR_METRICS_PORT": str(self.metrics_port),
-            "PARLOR_DRAIN_SECONDS": "5", "PARLOR_GATEWAY_WORKERS": "2",
+            "PARLOR_DRAIN_SECONDS": "5", "PARLOR_GATEWAY_WORKERS": "2", "PARLOR_SERVICE_PROCESSES": "1",
             "PYTHONUNBUFFERED": "1",
         })
         env.update(self.env)

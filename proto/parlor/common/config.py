@@ -4,6 +4,7 @@ in the README's configuration table; keep the two in step."""
 from __future__ import annotations
 
 import errno
+import math
 import os
 import re
 import socket
@@ -313,6 +314,7 @@ class Settings:
     worker_lease: int = 10
     worker_poll_ms: int = 200
     worker_concurrency: int = 16
+    service_processes: int = 1
 
     def check_distinct_ports(self, *variables: str) -> None:
         """Stops naming two of `variables` (port settings of servers on one
@@ -374,6 +376,7 @@ class Settings:
             worker_poll_ms=_int("PARLOR_WORKER_POLL_MS", d.worker_poll_ms, minimum=10, maximum=60_000),
             worker_concurrency=_int("PARLOR_WORKER_CONCURRENCY", d.worker_concurrency, minimum=1,
                                     maximum=10_000),
+            service_processes=_int("PARLOR_SERVICE_PROCESSES", usable_cores(), minimum=1, maximum=256),
         )
 
 
@@ -405,3 +408,32 @@ def redacted_url(url: str) -> str:
         query = "&".join(f"{key}=***" if key.lower() in ("password", "username") else f"{key}{eq}{value}"
                          for key, eq, value in (p.partition("=") for p in query.split("&")))
     return shown + address + sep + query
+
+
+def usable_cores() -> int:
+    """The cores this process may use: those it may run on, at most its cgroup's
+    CPU limit (a container's `limits.cpu`), rounded up. The default of
+    PARLOR_SERVICE_PROCESSES."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    limit = _cgroup_cpu_limit()
+    return max(1, min(cores, math.ceil(limit)) if limit else cores)
+
+
+def _cgroup_cpu_limit() -> float | None:
+    """The cgroup's CPU quota in cores (v2 cpu.max, else v1's CFS quota), None for none."""
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as limit:
+            quota, period = limit.read().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/cpu/cpu.cfs_quota_us") as quota, \
+                open("/sys/fs/cgroup/cpu/cpu.cfs_period_us") as period:
+            us, per = int(quota.read()), int(period.read())
+        return None if us <= 0 else us / per
+    except (OSError, ValueError):
+        return None
