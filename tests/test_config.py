@@ -20,6 +20,9 @@ NUMBERS = {
     "PARLOR_GRPC_MAX_CONNECTION_AGE_SECONDS": (1, 2_073_600), "PARLOR_STREAM_SECONDS": (1, 86_400),
     "PARLOR_STREAM_KEEPALIVE_SECONDS": (1, 3600), "PARLOR_MAX_STREAMS": (1, 1_000_000),
     "PARLOR_RECORD_CACHE_MATCHES": (0, 1_000_000), "PARLOR_REDIS_MAX_CONNECTIONS": (1, 10_000),
+    "PARLOR_WORKER_PORT": (1, 65535), "PARLOR_WORKER_LEASE_SECONDS": (1, 3600),
+    "PARLOR_WORKER_POLL_MS": (10, 60_000), "PARLOR_WORKER_CONCURRENCY": (1, 10_000),
+    "PARLOR_SERVICE_PROCESSES": (1, 256),
 }
 
 
@@ -31,8 +34,12 @@ def clean_environment(monkeypatch):
 
 
 def test_defaults():
+    from dataclasses import replace
+
+    from parlor.common.config import usable_cores
+
     settings = Settings.from_env()
-    assert settings == Settings()
+    assert settings == replace(Settings(), service_processes=usable_cores())
     assert (settings.grpc_port, settings.http_port, settings.redis_max_connections) == (50051, 8080, 64)
     assert settings.allow_fixed_seed is False
 
@@ -272,3 +279,15 @@ def test_a_blank_redis_server_variable_counts_as_unset(monkeypatch):
     default = server_binary()
     monkeypatch.setenv("PARLOR_REDIS_SERVER", "  ")
     assert server_binary() == default
+
+
+def test_service_processes_default_to_the_usable_cores_within_a_cgroup_limit(monkeypatch):
+    from parlor.common import config
+
+    monkeypatch.setattr(config.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    monkeypatch.setattr(config, "_cgroup_cpu_limit", lambda: None)
+    assert config.usable_cores() == 4
+    monkeypatch.setattr(config, "_cgroup_cpu_limit", lambda: 1.5)  # limits.cpu: 1500m
+    assert config.usable_cores() == 2
+    monkeypatch.setattr(config, "_cgroup_cpu_limit", lambda: 0.25)
+    assert config.usable_cores() == 1
