@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_a_short_benchmark_run_prints_every_figure():
     run = subprocess.run(
         [sys.executable, "-m", "tests.benchmarks.bench", "--seconds", "1", "--repeat", "1",
-         "--clients", "1", "--engine-seconds", "0.2", "--sync-floor"],
+         "--clients", "1", "--engine-seconds", "0.2", "--sync-floor", "--events-only", "--processes", "2"],
         cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stdout + run.stderr
     out = run.stdout
@@ -25,5 +25,7 @@ def test_a_short_benchmark_run_prints_every_figure():
     for transport in ("gRPC", "REST"):
         line = re.search(rf"^{transport} +1 client\(s\): +\d+ actions/s .* floor +\d+/s .* ratio \d+%", out, re.M)
         assert line, out
-    assert len(re.findall(r"server CPU per action", out)) == 2, out
+    assert len(re.findall(r"server CPU per action \(", out)) == 2, out
     assert len(re.findall(r"textbook floor .* ratio \d+%", out)) == 2, out
+    assert len(re.findall(r"events only .* actions/s", out)) == 2, out
+    assert re.search(r"gRPC 1 client\(s\), 2 service process\(es\): +\d+ actions/s", out), out

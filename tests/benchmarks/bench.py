@@ -58,7 +58,8 @@ def _grpc_caller(target: str):
     return lambda method: channel.unary_unary(method)
 
 
-def _ours_grpc(target: str, deadline: float, seed: int, matches: float = math.inf):
+def _ours_grpc(target: str, deadline: float, seed: int, matches: float = math.inf, reply: str = ""):
+    """`reply`: the answer's shape asked for ("events": no view)."""
     from parlor.v1 import parlor_pb2 as pb
 
     rpc = _grpc_caller(target)
@@ -73,7 +74,7 @@ def _ours_grpc(target: str, deadline: float, seed: int, matches: float = math.in
             for i in range(PLAYERS)]
         meta = [(("authorization", f"Bearer {t}"),) for t in tokens]
         hands = [list(range(1, 16)) for _ in range(PLAYERS)]  # 3+ seats hold every number card
-        request = pb.SubmitActionRequest(match_id=match_id)
+        request = pb.SubmitActionRequest(match_id=match_id, reply=reply)
         for _ in range(15):
             for seat in range(PLAYERS):
                 request.action.what_the_heck.bid = hands[seat].pop(chooser.randrange(len(hands[seat])))
@@ -124,8 +125,10 @@ class _Http:
         return reply.status, reply.read()
 
 
-def _ours_rest(port: int, deadline: float, seed: int, matches: float = math.inf):
+def _ours_rest(port: int, deadline: float, seed: int, matches: float = math.inf, reply: str = ""):
     import json
+
+    shape = b', "reply": "%s"' % reply.encode() if reply else b""
 
     http = _Http(port)
     chooser = random.Random(seed)
@@ -139,7 +142,7 @@ def _ours_rest(port: int, deadline: float, seed: int, matches: float = math.inf)
         for _ in range(15):
             for seat in range(PLAYERS):
                 card = hands[seat].pop(chooser.randrange(len(hands[seat])))
-                body = b'{"action": {"whatTheHeck": {"bid": %d}}}' % card
+                body = b'{"action": {"whatTheHeck": {"bid": %d}}%s}' % (card, shape)
                 started = time.perf_counter()
                 status, reply = http.post(f"{path}/actions", body, tokens[seat])
                 latencies.append(time.perf_counter() - started)
@@ -169,6 +172,7 @@ def _floor_rest(port: int, deadline: float, seed: int, matches: float = math.inf
 
 
 LOADS = {"grpc": _ours_grpc, "rest": _ours_rest, "floor-grpc": _floor_grpc, "floor-rest": _floor_rest,
+         "grpc-events": partial(_ours_grpc, reply="events"), "rest-events": partial(_ours_rest, reply="events"),
          "floor-grpc-setup": partial(_floor_grpc, setup=True),
          "floor-rest-setup": partial(_floor_rest, setup=True)}
 
@@ -300,6 +304,12 @@ def main() -> None:
                         help="the floors' clients also make the 5 uncounted setup calls per match "
                              "that Parlor's make (create, 4 joins), for a like-for-like comparison; "
                              "the targets are stated against the bare floors")
+    parser.add_argument("--events-only", action="store_true",
+                        help="also measure actions that ask for the events only (\"reply\": \"events\"), "
+                             "beside the default answer with the view")
+    parser.add_argument("--processes", default="1,2",
+                        help="service process counts (PARLOR_SERVICE_PROCESSES) to measure gRPC throughput "
+                             "with, at the largest client count; empty for none")
     parser.add_argument("--sync-floor", action="store_true",
                         help="also measure the textbook floor (floor.py service-sync: grpc's thread-pool "
                              "server, blocking redis-py), the kind the Foundation issue's reference "
@@ -362,10 +372,38 @@ def main() -> None:
                     sync = _median([run[2] for run in runs])
                     print(f"{'':4} textbook {floor_name} (grpc's thread-pool server, blocking redis-py): "
                           f"{sync['rate']:7.0f}/s (p50 {sync['p50']:.2f} ms), {_paired(runs, 2)}", flush=True)
+                if args.events_only:
+                    lean = _median([load(f"{kind}-events", _address(stack, kind), clients, args.seconds,
+                                         [stack.procs[name].pid for name in servers], redis_pid)
+                                    for _ in range(args.repeat)])
+                    print(f"{'':4} events only (\"reply\": \"events\"): {lean['rate']:7.0f} actions/s "
+                          f"(p50 {lean['p50']:.2f} ms, p99 {lean['p99']:.2f} ms), server CPU per action "
+                          f"{lean['cpu_us']:.0f} us", flush=True)
+        for processes in [int(n) for n in args.processes.split(",") if n]:
+            _processes(stack, processes, max(client_counts), args.seconds, args.repeat, env)
     finally:
         for floor in floors:
             floor.stop()  # their Redis is the stack's: stopped with the stack
         stack.stop()
+
+
+def _processes(stack, processes: int, clients: int, seconds: float, repeat: int, env: dict[str, str]) -> None:
+    """gRPC throughput of a service of `processes` processes on one port, on
+    the stack's Redis (each client process has a connection of its own, which
+    the kernel gives to one of them)."""
+    from tests.support import Stack
+
+    service = Stack.on_redis_of(stack, gateway=False, env={**env, "PARLOR_SERVICE_PROCESSES": str(processes)})
+    try:
+        service.start_service()
+        runs = [load("grpc", _address(service, "grpc"), clients, seconds, [service.procs["service"].pid])
+                for _ in range(repeat)]
+    finally:
+        service.stop()
+    run = _median(runs)
+    print(f"gRPC {clients} client(s), {processes} service process(es): {run['rate']:7.0f} actions/s "
+          f"(p50 {run['p50']:.2f} ms, p99 {run['p99']:.2f} ms), service CPU per action {run['cpu_us']:.0f} us",
+          flush=True)
 
 
 def _paired(runs: list[list[dict]], floor: int) -> str:

@@ -40,7 +40,7 @@ def _total_instructions(path: str) -> int:
     raise RuntimeError(f"no instruction total in {path}")
 
 
-def _run(part: str, arm: str, matches: int, redis_url: str, workdir: str) -> int:
+def _run(part: str, arm: str, matches: int, redis_url: str, workdir: str, reply: str = "") -> int:
     """Total instructions of the measured process (the service, or the gateway
     worker) over one warm-up match plus `matches` matches."""
     grpc_port, http_port = free_port(), free_port()
@@ -58,7 +58,8 @@ def _run(part: str, arm: str, matches: int, redis_url: str, workdir: str) -> int
     helper = None if part == "service" else subprocess.Popen([sys.executable, *service], **quiet)
     try:
         address = f"127.0.0.1:{grpc_port}" if part == "service" else http_port
-        load = LOADS[("" if arm == "ours" else "floor-") + ("grpc" if part == "service" else "rest")]
+        load = LOADS[("" if arm == "ours" else "floor-") + ("grpc" if part == "service" else "rest")
+                     + (f"-{reply}" if reply and arm == "ours" else "")]
         deadline = time.time() + 300
         while True:  # the first match doubles as the wait for start-up
             try:
@@ -90,21 +91,32 @@ def _run(part: str, arm: str, matches: int, redis_url: str, workdir: str) -> int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=4)
+    parser.add_argument("--parts", default="service,gateway", help="which processes to measure")
+    parser.add_argument("--no-floor", action="store_true", help="measure Parlor only")
+    parser.add_argument("--events-only", action="store_true",
+                        help="also measure actions asking for the events only (\"reply\": \"events\")")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed")
     redis = EmbeddedRedis().start()
     workdir = tempfile.mkdtemp(prefix="parlor-callgrind-")
     try:
-        for part in ("service", "gateway"):
+        arms = [("ours", "")] + ([("ours", "events")] if args.events_only else []) \
+            + ([] if args.no_floor else [("floor", "")])
+        for part in args.parts.split(","):
             per_action = {}
-            for arm in ("ours", "floor"):
-                base = _run(part, arm, 0, redis.url, workdir)
-                more = _run(part, arm, args.matches, redis.url, workdir)
-                per_action[arm] = (more - base) / (args.matches * ACTIONS_PER_MATCH)
-            print(f"{part:8} instructions per action: Parlor {per_action['ours'] / 1000:,.0f}k, "
-                  f"floor {per_action['floor'] / 1000:,.0f}k, "
-                  f"ratio {per_action['floor'] / per_action['ours']:.0%}", flush=True)
+            for arm, reply in arms:
+                base = _run(part, arm, 0, redis.url, workdir, reply)
+                more = _run(part, arm, args.matches, redis.url, workdir, reply)
+                per_action[(arm, reply)] = (more - base) / (args.matches * ACTIONS_PER_MATCH)
+            ours = per_action[("ours", "")]
+            line = f"{part:8} instructions per action: Parlor {ours / 1000:,.0f}k"
+            if ("ours", "events") in per_action:
+                line += f" (events only: {per_action[('ours', 'events')] / 1000:,.0f}k)"
+            if ("floor", "") in per_action:
+                floor = per_action[("floor", "")]
+                line += f", floor {floor / 1000:,.0f}k, ratio {floor / ours:.0%}"
+            print(line, flush=True)
     finally:
         redis.cleanup()
         shutil.rmtree(workdir, ignore_errors=True)
