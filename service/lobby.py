@@ -40,8 +40,12 @@ _TOKEN = re.compile(r"(WAITING|ACTIVE)\|([a-z_]*)\|([0-9]{1,15})\|([a-z2-7]{24})
 
 def seats(record: Record) -> list[dict[str, Any]]:
     """The seats as every view and summary shows them."""
-    return [{"seat": s, "name": name or "", "joined": name is not None, "bot": record.bot(s) or ""}
+    bots = record.bots or _NO_BOTS
+    return [{"seat": s, "name": name or "", "joined": name is not None, "bot": bots[s] or ""}
             for s, name in enumerate(record.names)]
+
+
+_NO_BOTS = (None,) * 16  # (more than any game's seats)
 
 
 def summary(record: Record) -> bytes:

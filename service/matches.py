@@ -82,7 +82,9 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@functools.lru_cache(maxsize=4096)
 def seed_sha256(seed: str) -> str:
+    """(Kept: every view shows it, and a match's seed never changes.)"""
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 

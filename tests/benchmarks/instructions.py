@@ -47,7 +47,8 @@ def _run(part: str, arm: str, matches: int, redis_url: str, workdir: str, reply:
     env = dict(os.environ, REDIS_URL=redis_url, PARLOR_HOST="127.0.0.1",
                PARLOR_GRPC_PORT=str(grpc_port), PARLOR_HTTP_PORT=str(http_port),
                PARLOR_SERVICE_TARGET=f"127.0.0.1:{grpc_port}", PARLOR_METRICS_PORT=str(free_port()),
-               PARLOR_LOG_LEVEL="WARNING", PARLOR_GATEWAY_WORKERS="1", FLOOR_BLOB_BYTES="1736")
+               PARLOR_LOG_LEVEL="WARNING", PARLOR_GATEWAY_WORKERS="1", PARLOR_SERVICE_PROCESSES="1",
+               FLOOR_BLOB_BYTES="1736")
     service = ["-m", "parlor.service.server"] if arm == "ours" else ["-m", "tests.benchmarks.floor", "service"]
     gateway = ["-m", "gunicorn", "-c", "python:parlor.gateway.gunicorn_conf",
                "parlor.gateway.wsgi:app" if arm == "ours" else "tests.benchmarks.floor:create_app()"]
