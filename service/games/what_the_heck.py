@@ -121,6 +121,11 @@ class WhatTheHeck(Game):
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         return [{"bid": card} for card in state["hands"][seat]]
 
+    def default_action(self, state: State, seat: int) -> dict[str, Any]:
+        """A seat whose clock runs out commits the lowest number card in its hand,
+        whatever the pot."""
+        return {"bid": state["hands"][seat][0]}  # hands are kept ascending
+
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         if not isinstance(action, dict) or set(action) != {"bid"} or type(action["bid"]) is not int:
             raise RulesError("MALFORMED_ACTION", 'A bid is {"bid": <number card>}.')
