@@ -489,7 +489,7 @@ class Matches:
             action = bots.choose(game, level, game.view(record.state, seat), game.legal(record.state, seat),
                                  seat, bots.bot_rng(record.seed, seat, version))
         else:
-            action = game.timeout_action(record.state, seat)
+            action = game.timeout_action(record.state, seat, bots.bot_rng(record.seed, seat, version))
         rng = Rng.from_seed(record.seed, record.rng)
         events += game.play(record.state, seat, action, rng)
         record.rng = rng.counter

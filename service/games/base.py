@@ -148,11 +148,12 @@ class Game:
             return []
         return self.legal_actions(state, seat)
 
-    def timeout_action(self, state: State, seat: int) -> Action:
-        """The default move of `seat` (see default_action), which must be able to act now."""
+    def timeout_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """The default move of `seat` (see default_action), which must be able
+        to act now; `rng` is the seat's own generator for this move."""
         if not is_seat(state, seat) or self.outcome(state) is not None or seat not in self.to_act(state):
             raise ValueError(f"seat {seat} has nothing to do")
-        return self.default_action(state, seat)
+        return self.default_action(state, seat, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may see, shaped like the game's View.
@@ -198,13 +199,19 @@ class Game:
         """Called only with a seat of this game, or None for a spectator."""
         raise NotImplementedError
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: State, seat: int, rng: Rng) -> Action:
         """The move a seat makes when its turn clock runs out (match option
         turnSeconds). Called only for a seat in to_act of an unfinished game;
-        always legal (play() accepts it), deterministic, and decided from what
-        the seat may see. It may be a shorthand that legal_actions does not
-        list (Hi-Fu's whole discard at once), so that a timed-out turn ends in
-        one move."""
+        always legal (play() accepts it) and decided from what the seat may see.
+        It may be a shorthand that legal_actions does not list (Hi-Fu's whole
+        discard at once), so that a timed-out turn ends in one move.
+
+        Every seat sees that a seat timed out, so a move that puts down
+        something hidden (a secret bid, bet or discard, a face-down card) is
+        drawn from `rng`, the seat's own generator (keyed by the match seed,
+        the seat and the version, and apart from the deal's): a fixed choice
+        would give it away. A public move is a fixed, neutral one, and draws
+        nothing."""
         raise NotImplementedError
 
     def outcome(self, state: State) -> Outcome | None:

@@ -174,12 +174,12 @@ class HeulDoch(Game):
             actions.append({"onion": {"card": _card(card)}})
         return actions
 
-    def default_action(self, state: State, seat: int) -> dict[str, Any]:
-        """A seat whose time runs out lays the first card of its hand (hand order:
-        by colour as the rules list them, then by number, special cards last) face
-        down on its own pile, as an onion."""
+    def default_action(self, state: State, seat: int, rng: Rng) -> dict[str, Any]:
+        """A seat whose time runs out lays a card of its hand drawn at random face
+        down on its own pile, as an onion (a fixed choice, say the first card in
+        hand order, would tell the table something of the face-down card)."""
         # An onion is legal for every hand card and gives no seat points.
-        return {"onion": {"card": _card(state["hands"][seat][0])}}
+        return {"onion": {"card": _card(rng.choice(state["hands"][seat]))}}
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         if not isinstance(action, dict) or len(action) != 1:

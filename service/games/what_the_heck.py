@@ -121,10 +121,12 @@ class WhatTheHeck(Game):
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         return [{"bid": card} for card in state["hands"][seat]]
 
-    def default_action(self, state: State, seat: int) -> dict[str, Any]:
-        """A seat whose clock runs out commits the lowest number card in its hand,
-        whatever the pot."""
-        return {"bid": state["hands"][seat][0]}  # hands are kept ascending
+    def default_action(self, state: State, seat: int, rng: Rng) -> dict[str, Any]:
+        """A seat whose clock runs out commits a number card from its hand drawn
+        at random, whatever the pot: with 3-5 seats every hand is known, so a
+        fixed choice (the lowest card) would tell the seats still to bid what
+        the timed-out seat committed."""
+        return {"bid": rng.choice(state["hands"][seat])}
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         if not isinstance(action, dict) or set(action) != {"bid"} or type(action["bid"]) is not int:

@@ -65,7 +65,7 @@ def test_the_default_move_is_always_accepted(players, options):
     for seed in ("a", "b", "c"):
         def each(state, seat, action, events):
             for turn in GAME.to_act(state):
-                default = GAME.timeout_action(state, turn)
+                default = GAME.timeout_action(state, turn, Rng.from_seed(f"{seed}/{turn}"))
                 assert default in GAME.legal(state, turn)
                 harness.play(GAME, copy.deepcopy(state), turn, default, Rng.from_seed("t"))
 
@@ -80,37 +80,34 @@ def test_a_match_of_default_moves_ends(players, options):
         if GAME.outcome(state) is not None:
             break
         (turn,) = GAME.to_act(state)
-        harness.play(GAME, state, turn, GAME.timeout_action(state, turn), rng)
+        harness.play(GAME, state, turn, GAME.timeout_action(state, turn, Rng.from_seed(str(turn))), rng)
     assert GAME.outcome(state) is not None
     assert not any(state["hands"])
 
 
-def test_the_default_move_lays_the_first_hand_card_as_an_onion():
-    # Hand order is by colour as the rules list them (red first), then number: the
-    # red 5 goes down as an onion, though it could go face up on the own pile.
+def test_the_default_move_lays_a_hand_card_drawn_from_the_seats_generator_as_an_onion():
+    """An onion is face down: a fixed choice (the first card in hand order)
+    would tell the table something of it, so the card comes from the seat's own
+    generator (repeatable, not guessable). An onion gives no seat points, where
+    a card face up may have to go to a neighbour."""
     state = position([["red-1"], ["black-6"], ["green-3"]],
                      [["green-1", "blue-7", "red-5", "red-6"], ["orange-2"], ["yellow-3"]])
-    assert GAME.timeout_action(state, 0) == {"onion": {"card": card("red-5")}}
-    # Not the first legal action (the red 5 face up on the own pile): an onion gives no
-    # seat points, where a card face up may have to go to a neighbour.
-    assert GAME.legal(state, 0)[0] == {"face_up": {"card": card("red-5"), "pile": "own"}}
-
-
-def test_the_default_move_lays_a_card_the_neighbour_rule_would_give_away_as_an_onion():
+    laid = {GAME.timeout_action(state, 0, Rng.from_seed(str(n)))["onion"]["card"]["number"] for n in range(40)}
+    assert laid == {1, 7, 5, 6}
+    assert GAME.timeout_action(state, 0, Rng.from_seed("x")) == GAME.timeout_action(state, 0, Rng.from_seed("x"))
     state = position([["red-1"], ["black-6"], ["green-3"]],
                      [["orange-2"], ["green-6", "blue-6"], ["yellow-3"]], first=1)
-    assert GAME.timeout_action(state, 1) == {"onion": {"card": card("green-6")}}
-    harness.play(GAME, state, 1, GAME.timeout_action(state, 1), Rng.from_seed("t"))
-    assert state["piles"][1][-1] == {"card": "green-6", "onion": True}
-    assert state["piles"][2] == [{"card": "green-3", "onion": False}]
+    default = GAME.timeout_action(state, 1, Rng.from_seed("y"))
+    harness.play(GAME, state, 1, default, Rng.from_seed("t"))
+    assert state["piles"][1][-1]["onion"] is True
+    assert state["piles"][2] == [{"card": "green-3", "onion": False}], "nothing goes to a neighbour"
 
 
-def test_the_default_move_puts_special_cards_last():
-    piles, hands = [["red-1"], ["black-6"], ["green-3"]], [["werewolf", "black-7"], ["catapult"], []]
+def test_the_default_move_may_lay_a_special_card_as_an_onion():
+    piles, hands = [["red-1"], ["black-6"], ["green-3"]], [["werewolf"], ["catapult"], []]
     state = position(piles, hands, special=True)
-    assert GAME.timeout_action(state, 0) == {"onion": {"card": card("black-7")}}
-    state = position(piles, hands, first=1, special=True)
-    assert GAME.timeout_action(state, 1) == {"onion": {"card": card("catapult")}}
+    assert GAME.timeout_action(state, 0, Rng.from_seed("x")) == {"onion": {"card": card("werewolf")}}
+    harness.play(GAME, state, 0, GAME.timeout_action(state, 0, Rng.from_seed("x")), Rng.from_seed("t"))
 
 
 # ---- the strong bot: legal, deterministic ------------------------------------------

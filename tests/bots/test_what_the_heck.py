@@ -52,7 +52,7 @@ def play_out(players, hidden, seed, strong_seats=(), each_turn=None):
 def test_default_move_is_accepted_for_every_seat_to_act(players, hidden):
     def check(state, _seat):
         for seat in GAME.to_act(state):
-            assert harness.attempt(GAME, state, seat, GAME.timeout_action(state, seat)) == "ok"
+            assert harness.attempt(GAME, state, seat, GAME.timeout_action(state, seat, Rng.from_seed("t"))) == "ok"
 
     for n in range(3):
         play_out(players, hidden, f"default/{n}", each_turn=check)
@@ -65,30 +65,29 @@ def test_a_match_of_default_moves_only_ends(players):
         if GAME.outcome(state) is not None:
             break
         seat = GAME.to_act(state)[0]
-        harness.play(GAME, state, seat, GAME.timeout_action(state, seat), rng)
+        harness.play(GAME, state, seat, GAME.timeout_action(state, seat, Rng.from_seed(f"d{seat}")), rng)
     assert GAME.outcome(state) is not None
-    if players > 2:  # alike hands bid alike: every round cancels, and the last pot is out
-        assert len(state["discarded"]) == len(PRIZE_CARDS)
 
 
-def test_default_move_is_the_lowest_card_in_hand_whatever_the_pot():
+def test_default_move_is_a_card_of_the_hand_drawn_from_the_seats_generator():
+    """With 3-5 seats every hand is known: a fixed default would tell the seats
+    still to bid what a timed-out seat committed (every seat sees the timeout).
+    The card comes from the seat's own generator: repeatable, not guessable."""
     state, rng = new(prizes=[-5, 10])
-    assert [GAME.timeout_action(state, seat) for seat in range(4)] == [{"bid": 1}] * 4
-    for seat, card in enumerate([1, 7, 15, 3]):
-        harness.play(GAME, state, seat, {"bid": card}, rng)
-    assert state["pot"] == [10]
-    assert [GAME.timeout_action(state, seat) for seat in range(4)] == [
-        {"bid": 2}, {"bid": 1}, {"bid": 1}, {"bid": 1}]
+    drawn = {GAME.timeout_action(state, 0, Rng.from_seed(f"seat 0/{n}"))["bid"] for n in range(60)}
+    assert drawn <= set(state["hands"][0]) and len(drawn) > 5, drawn
+    assert GAME.timeout_action(state, 0, Rng.from_seed("x")) == GAME.timeout_action(state, 0, Rng.from_seed("x"))
     harness.play(GAME, state, 1, {"bid": 1}, rng)
     with pytest.raises(ValueError):  # a seat that has committed has nothing to do
-        GAME.timeout_action(state, 1)
+        GAME.timeout_action(state, 1, Rng.from_seed("x"))
 
 
 def test_two_player_default_move_skips_the_removed_cards():
     state, _ = new(players=2, prizes=list(range(1, 11)) + [-1, -2],
                    removed=[[1, 2, 3], [2, 9, 15]])
-    assert GAME.timeout_action(state, 0) == {"bid": 4}
-    assert GAME.timeout_action(state, 1) == {"bid": 1}
+    for n in range(40):
+        assert GAME.timeout_action(state, 0, Rng.from_seed(str(n)))["bid"] not in (1, 2, 3)
+        assert GAME.timeout_action(state, 1, Rng.from_seed(str(n)))["bid"] not in (2, 9, 15)
 
 
 # ---- the strong bot -----------------------------------------------------------------
