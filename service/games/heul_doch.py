@@ -1,4 +1,4 @@
-"""Heul doch! Mau Mau, with its special-card variant: rules/heul_doch.md.
+"""Heul doch! Mau Mau, with its special-card variant: service/games/heul_doch.md.
 
 Every turn the seat to play puts one hand card face up on a pile it matches (a
 neighbour's, when the card matches a neighbour's top: the neighbour rule), face

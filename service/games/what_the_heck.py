@@ -1,4 +1,4 @@
-"""What the Heck? (Hol's der Geier / Raj): rules/what_the_heck.md.
+"""What the Heck? (Hol's der Geier / Raj): service/games/what_the_heck.md.
 
 Every round one prize card is turned into the pot and every seat secretly commits
 one number card (1-15). Bids played by two or more seats cancel out; of the unique

@@ -1,4 +1,4 @@
-"""Heck engine: one scenario per rule (rules/heck.md), every checked example and
+"""Heck engine: one scenario per rule (service/games/heck.md), every checked example and
 heck card, then properties over random playouts (2-5 players, every option
 combination) and counterfactual secrecy."""
 

@@ -1,4 +1,4 @@
-"""Heul doch! Mau Mau: rules/heul_doch.md, one rule per scenario, then playouts."""
+"""Heul doch! Mau Mau: service/games/heul_doch.md, one rule per scenario, then playouts."""
 
 from __future__ import annotations
 

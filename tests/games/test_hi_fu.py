@@ -1,4 +1,4 @@
-"""Hi-Fu!! engine: one scenario per rule (rules/hi_fu.md), then properties over
+"""Hi-Fu!! engine: one scenario per rule (service/games/hi_fu.md), then properties over
 random playouts (4 and 5 players, both board sides) and counterfactual secrecy."""
 
 from __future__ import annotations
@@ -693,7 +693,7 @@ def test_tie_with_no_standing_pawn_shares_the_win():
 
 
 def test_board_values_are_the_rules_table():
-    # rules/hi_fu.md, "Round board": front 1R, 2R: 1-5; 3R, 4R: 2-6; 5R: 3-7. The
+    # service/games/hi_fu.md, "Round board": front 1R, 2R: 1-5; 3R, 4R: 2-6; 5R: 3-7. The
     # back has the same values and a 1-point loss for going out.
     table = [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [2, 3, 4, 5, 6], [2, 3, 4, 5, 6], [3, 4, 5, 6, 7]]
     for side in ("front", "back"):
@@ -771,7 +771,7 @@ class Invariants:
         pawns = state["pawns"][rnd - 1]
         standing = {p["seat"]: place for place, p in enumerate(pawns, 1) if p["standing"]}
         knocked = {p["seat"] for p in pawns if not p["standing"]}
-        # rules/hi_fu.md: "place 5 can never be reached"; "At 4 players ... someone
+        # service/games/hi_fu.md: "place 5 can never be reached"; "At 4 players ... someone
         # goes out every round" (a knocked-over pawn is a third trick).
         assert len(pawns) <= 4
         assert knocked or self.players == 5

@@ -1,4 +1,4 @@
-"""What the Heck?: rules/what_the_heck.md, rule by rule, then properties."""
+"""What the Heck?: service/games/what_the_heck.md, rule by rule, then properties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whatever (rules/whatever.md): scenario tests, one rule each, then properties."""
+"""Whatever (service/games/whatever.md): scenario tests, one rule each, then properties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Heck: A Tiny Card Game: rules/heck.md.
+"""Heck: A Tiny Card Game: service/games/heck.md.
 
 Every seat is a lonely snake. Each round it draws a secret snake card (a capacity
 0-3 for hiss, slither and chomp) and then, simultaneously and hidden, places all

@@ -1,4 +1,4 @@
-"""Hi-Fu!! (ヒーフー!!): rules/hi_fu.md.
+"""Hi-Fu!! (ヒーフー!!): service/games/hi_fu.md.
 
 A must-follow trick-taking game for 4 or 5 players where the aim is exactly two
 tricks a round. Five rounds of nine tricks. Each round the cards in play are dealt

@@ -1,4 +1,4 @@
-"""Whatever: rules/whatever.md.
+"""Whatever: service/games/whatever.md.
 
 The seats take turns as auctioneer. The auctioneer secretly draws the top card and
 auctions it clockwise (bid higher or pass for good); the winner pays the auctioneer
