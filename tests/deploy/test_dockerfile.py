@@ -82,7 +82,7 @@ def test_entrypoint_command_and_ports():
     stage = dict(final_stage())
     assert stage["ENTRYPOINT"] == '["parlor"]'
     assert stage["CMD"] == '["service"]'
-    assert set(stage["EXPOSE"].split()) == {"50051", "8080", "9095"}
+    assert set(stage["EXPOSE"].split()) == {"50051", "8080", "9095", "9096"}  # (9096: the worker)
 
 
 def test_build_context_leaves_clutter_and_secrets_out():

@@ -3,7 +3,8 @@
 `kubectl kustomize` renders the base and every overlay; every rendered object validates
 offline against the Kubernetes JSON schemas; and the rendered YAML keeps the promises of
 deploy/README.md: probes, resources, hardening, safe rollouts and termination, scaling,
-the NetworkPolicy, the Redis Secret and gRPC load balancing.
+the NetworkPolicies, the Redis Secret and gRPC load balancing, for the two servers and the
+worker.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ TARGETS = ["base"] + sorted(
 # rendered objects are validated against it and the newest schemas kubernetes-validate has.
 OLDEST_K8S = "1.27"
 
-SERVICE, GATEWAY = "parlor-service", "parlor-gateway"
-PARLOR = (SERVICE, GATEWAY)
+SERVICE, GATEWAY, WORKER = "parlor-service", "parlor-gateway", "parlor-worker"
+SERVERS = (SERVICE, GATEWAY)  # what clients call, behind a Service
+PARLOR = (SERVICE, GATEWAY, WORKER)
 GRPC_PORT = 50051
+WORKER_PORT = 9096
 CLIENT_NAMESPACE_LABEL = {"parlor.dev/client": "true"}
 
 
@@ -224,7 +227,7 @@ def test_deployments_roll_without_losing_capacity(target):
 
 
 @every_target
-@pytest.mark.parametrize("name", PARLOR)
+@pytest.mark.parametrize("name", SERVERS)
 def test_grace_period_outlasts_prestop_sleep_and_drain(target, name):
     pod = one(target, "Deployment", name)["spec"]["template"]["spec"]
     container = parlor_container(target, name)
@@ -232,6 +235,18 @@ def test_grace_period_outlasts_prestop_sleep_and_drain(target, name):
     assert command[0] == "sleep", "preStop should only wait for the endpoint removal to spread"
     drain = int(settings(target, container)["PARLOR_DRAIN_SECONDS"])
     assert pod["terminationGracePeriodSeconds"] > int(command[1]) + drain
+
+
+@every_target
+def test_worker_grace_period_outlasts_its_drain(target):
+    """No Service routes to the worker, so no preStop sleep: SIGTERM comes at once,
+    and the moves in hand finish within PARLOR_DRAIN_SECONDS."""
+    pod = one(target, "Deployment", WORKER)["spec"]["template"]["spec"]
+    container = parlor_container(target, WORKER)
+    sleep = container.get("lifecycle", {}).get("preStop", {}).get("exec", {}).get("command", ["sleep", "0"])
+    assert sleep[0] == "sleep"
+    drain = int(settings(target, container)["PARLOR_DRAIN_SECONDS"])
+    assert pod["terminationGracePeriodSeconds"] > int(sleep[1]) + drain
 
 
 @every_target
@@ -264,7 +279,7 @@ def test_images_are_pinned(target):
             assert tag and tag != "latest", f"{target}: {c['name']} image {image} has no fixed tag"
 
 
-# --- the service and the gateway ------------------------------------------------------
+# --- the service, the gateway and the worker ------------------------------------------
 
 
 @every_target
@@ -291,11 +306,51 @@ def test_gateway_probes_use_healthz(target):
 
 
 @every_target
-def test_only_the_service_gets_the_redis_url_from_the_secret(target):
-    ref = env_var(parlor_container(target, SERVICE), "REDIS_URL")["valueFrom"]["secretKeyRef"]
+def test_worker_probes_use_healthz_and_readyz_on_its_port(target):
+    """Liveness (and startup) only asks whether the process answers; readiness follows
+    Redis: an outage holds up a rollout but restarts nothing."""
+    container = parlor_container(target, WORKER)
+    assert container["args"] == ["worker"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert list(ports.values()) == [WORKER_PORT]
+    assert settings(target, container)["PARLOR_WORKER_PORT"] == str(WORKER_PORT)
+    paths = {"startupProbe": "/healthz", "livenessProbe": "/healthz", "readinessProbe": "/readyz"}
+    for probe, path in paths.items():
+        get = container[probe]["httpGet"]
+        assert get["path"] == path, probe
+        assert get["port"] in (WORKER_PORT, *[name for name, port in ports.items() if port == WORKER_PORT])
+        assert get.get("scheme", "HTTP") == "HTTP"
+
+
+@every_target
+def test_worker_settings_are_set_within_what_it_accepts(target):
+    """Set in the Deployment, for operators to see and tune, within the ranges
+    parlor.common.config takes (out of them, the worker would not start)."""
+    env = settings(target, parlor_container(target, WORKER))
+    assert 1 <= int(env["PARLOR_WORKER_CONCURRENCY"]) <= 10_000
+    assert int(env["PARLOR_DRAIN_SECONDS"]) > 0
+    assert 1 <= int(env["PARLOR_WORKER_LEASE_SECONDS"]) <= 3600
+    assert 10 <= int(env["PARLOR_WORKER_POLL_MS"]) < 1000 * int(env["PARLOR_WORKER_LEASE_SECONDS"])
+
+
+@every_target
+def test_the_service_runs_one_process_a_pod(target):
+    """Replicas scale the service in Kubernetes, each with its own probes and place in
+    the headless Service."""
+    assert settings(target, parlor_container(target, SERVICE))["PARLOR_SERVICE_PROCESSES"] == "1"
+
+
+@every_target
+@pytest.mark.parametrize("name", (SERVICE, WORKER))
+def test_what_talks_to_redis_gets_its_url_from_the_secret(target, name):
+    ref = env_var(parlor_container(target, name), "REDIS_URL")["valueFrom"]["secretKeyRef"]
     assert ref["key"] == "url"
     assert ref["name"].startswith("parlor-redis")  # kustomize may add a content hash
-    assert not ref.get("optional"), "without Redis the service cannot work: fail visibly"
+    assert not ref.get("optional"), "without Redis neither can work: fail visibly"
+
+
+@every_target
+def test_the_gateway_gets_no_redis_url(target):
     gateway = parlor_container(target, GATEWAY)
     assert "REDIS_URL" not in {e["name"] for e in gateway.get("env", [])}
     assert "REDIS_URL" not in settings(target, gateway)
@@ -344,14 +399,18 @@ def test_grpc_calls_are_balanced_over_every_replica(target):
 
 
 @every_target
-def test_every_server_has_an_hpa_and_a_pdb(target):
+def test_every_deployment_has_an_hpa_and_a_pdb(target):
     deployments = {d["metadata"]["name"]: d for d in objects(target, "Deployment")}
     hpas = {h["spec"]["scaleTargetRef"]["name"]: h for h in objects(target, "HorizontalPodAutoscaler")}
+    assert set(deployments) == set(PARLOR)
     for name in PARLOR:
         hpa = hpas[name]
         assert hpa["apiVersion"] == "autoscaling/v2"
         assert hpa["spec"]["scaleTargetRef"]["kind"] == "Deployment"
         assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+        assert [m["resource"]["name"] for m in hpa["spec"]["metrics"]] == ["cpu"]
+        # Scaling down drains pods: only after the load has stayed low a while.
+        assert hpa["spec"]["behavior"]["scaleDown"]["stabilizationWindowSeconds"] >= 300
         # The HPA alone sets the count: a Deployment's own replicas would reset it on every apply.
         assert "replicas" not in deployments[name]["spec"], name
 
@@ -400,19 +459,37 @@ def test_network_policy_admits_only_the_gateway_and_client_namespaces_to_grpc(ta
     assert any("podSelector" in peer and "namespaceSelector" not in peer for peer in peers)
 
 
+@every_target
+def test_network_policy_admits_only_the_worker_health_and_metrics_port(target):
+    """Prometheus and the kubelet reach the worker's one port (from anywhere, as the
+    service's metrics port); nothing else is let in."""
+    policies = policies_for(target, labels_of(target, WORKER))
+    assert len(policies) == 1
+    spec = policies[0]["spec"]
+    assert spec["policyTypes"] == ["Ingress"]  # (egress, to Redis, as unrestricted as the others')
+    container_ports = {p["name"]: p["containerPort"] for p in parlor_container(target, WORKER)["ports"]}
+    assert spec["ingress"], "nothing could reach the worker's metrics"
+    for rule in spec["ingress"]:
+        assert rule.get("ports"), "a rule without ports opens every port"
+        for port in rule["ports"]:
+            assert port.get("protocol", "TCP") == "TCP"
+            assert container_ports.get(port["port"], port["port"]) == WORKER_PORT
+
+
 # --- overlays -------------------------------------------------------------------------
 
 
 def test_prod_runs_enough_replicas():
-    for name, least in ((SERVICE, 3), (GATEWAY, 2)):
+    for name, least in ((SERVICE, 3), (GATEWAY, 2), (WORKER, 2)):
         assert one("overlays/prod", "HorizontalPodAutoscaler", name)["spec"]["minReplicas"] >= least
 
 
 def test_prod_takes_redis_from_an_uncommitted_secret():
     assert not objects("overlays/prod", "Secret"), "the production Redis password must not be committed"
     assert not objects("overlays/prod", "StatefulSet"), "production uses an external Redis"
-    ref = env_var(parlor_container("overlays/prod", SERVICE), "REDIS_URL")["valueFrom"]["secretKeyRef"]
-    assert ref == {"name": "parlor-redis", "key": "url"}
+    for name in (SERVICE, WORKER):
+        ref = env_var(parlor_container("overlays/prod", name), "REDIS_URL")["valueFrom"]["secretKeyRef"]
+        assert ref == {"name": "parlor-redis", "key": "url"}
 
 
 def test_prod_refuses_fixed_seeds():
@@ -446,8 +523,11 @@ def test_dev_runs_redis_with_aof_on_a_persistent_volume():
     url = base64.b64decode(secret["data"][ref["key"]]).decode()
     assert url.startswith(f"redis://{spec['serviceName']}:6379/")
 
-    # Only the service may talk to it.
+    # Only the service and the worker may talk to it; both get the same URL.
+    assert env_var(parlor_container(target, WORKER), "REDIS_URL")["valueFrom"]["secretKeyRef"] == ref
     (policy,) = policies_for(target, spec["template"]["metadata"]["labels"])
-    service_labels = labels_of(target, SERVICE)
     peers = [peer for rule in policy["spec"]["ingress"] for peer in rule["from"]]
-    assert peers and all(matches(peer["podSelector"]["matchLabels"], service_labels) for peer in peers)
+    assert peers and all(set(peer) == {"podSelector"} for peer in peers)
+    admitted = {name for name in PARLOR
+                if any(matches(peer["podSelector"]["matchLabels"], labels_of(target, name)) for peer in peers)}
+    assert admitted == {SERVICE, WORKER}

@@ -1,6 +1,6 @@
 """The opt-in monitoring component (deploy/k8s/components/monitoring): it renders
 with the base, its PodMonitors scrape what the pods serve, and its alerts ask only
-for series and labels the servers export."""
+for series and labels the servers and the worker export."""
 
 from __future__ import annotations
 
@@ -26,15 +26,16 @@ def rendered(tmp_path_factory) -> list[dict]:
 
 
 def _exported() -> dict[str, set[str]]:
-    """Every series name the servers export, with its label names."""
+    """Every series name the servers and the worker export, with its label names."""
     from prometheus_client.metrics import MetricWrapperBase
 
     from parlor.gateway import metrics as gateway_metrics
     from parlor.service import metrics as service_metrics
+    from parlor.service import worker
 
     suffixes = {"counter": ["_total"], "gauge": [""], "histogram": ["_bucket", "_sum", "_count"]}
     series = {}
-    for module in (service_metrics, gateway_metrics):
+    for module in (service_metrics, gateway_metrics, worker):
         for metric in vars(module).values():
             if isinstance(metric, MetricWrapperBase):
                 for suffix in suffixes[metric._type]:
@@ -46,7 +47,8 @@ def _exported() -> dict[str, set[str]]:
 def test_pod_monitors_scrape_each_server_where_its_pods_serve_metrics(rendered):
     deployments = {d["metadata"]["name"]: d for d in rendered if d["kind"] == "Deployment"}
     monitors = [d for d in rendered if d["kind"] == "PodMonitor"]
-    assert {m["metadata"]["name"] for m in monitors} == set(deployments) == {"parlor-service", "parlor-gateway"}
+    assert {m["metadata"]["name"] for m in monitors} == set(deployments) == {
+        "parlor-service", "parlor-gateway", "parlor-worker"}
     for monitor in monitors:
         assert monitor["metadata"]["namespace"] == "parlor"
         template = deployments[monitor["metadata"]["name"]]["spec"]["template"]
@@ -103,3 +105,20 @@ def test_alerts_ask_only_for_what_the_servers_export(rendered):
         for grouping in groupings:
             for label in grouping:
                 assert label in names | target_labels, f"{alert['alert']}: groups by unknown {label}"
+
+
+def test_every_process_is_watched(rendered):
+    """Each Deployment's job is in the target-down alert, the worker's absence is an
+    alert of its own, and its metrics have rules."""
+    (rule,) = [d for d in rendered if d["kind"] == "PrometheusRule"]
+    alerts = {r["alert"]: r for group in rule["spec"]["groups"] for r in group["rules"]}
+    jobs = [d["metadata"]["name"] for d in rendered if d["kind"] == "Deployment"]
+    down = re.search(r'job=~"([^"]+)"', alerts["ParlorTargetDown"]["expr"])[1]
+    for job in jobs:
+        assert re.fullmatch(down, f"parlor/{job}"), job
+    assert alerts["ParlorNoWorker"]["labels"]["severity"] == "critical"
+    assert 'absent(up{job=~".+/parlor-worker"} == 1)' in alerts["ParlorNoWorker"]["expr"]
+    asked = " ".join(r["expr"] for r in alerts.values())
+    for series in ("parlor_worker_oldest_due_seconds", "parlor_worker_lease_expiries_total",
+                   "parlor_worker_failures_total"):
+        assert series in asked, series

@@ -1,7 +1,7 @@
 """The opt-in Redis TLS component (deploy/k8s/components/redis-tls): with the base
 it renders objects Kubernetes accepts, and it mounts the Secret with the CA (and any
 client certificate) read-only where deploy/README.md's REDIS_URL names the files,
-in the service's pods alone."""
+in the pods that talk to Redis (the service's and the worker's) alone."""
 
 from __future__ import annotations
 
@@ -24,14 +24,18 @@ def _pod(rendered, name: str) -> dict:
     return deployment["spec"]["template"]["spec"]
 
 
-def test_the_service_mounts_the_secret_read_only_and_the_gateway_does_not(rendered):
-    pod = _pod(rendered, "parlor-service")
+@pytest.mark.parametrize("name", ["parlor-service", "parlor-worker"])
+def test_what_talks_to_redis_mounts_the_secret_read_only(rendered, name):
+    pod = _pod(rendered, name)
     (volume,) = [v for v in pod["volumes"] if v["name"] == "redis-tls"]
     assert volume["secret"] == {"secretName": "parlor-redis-tls", "defaultMode": 0o440}
     assert pod["securityContext"]["fsGroup"], "without fsGroup the pod's user could not read 0440 files"
     (container,) = pod["containers"]
     assert {"name": "redis-tls", "mountPath": MOUNT, "readOnly": True} in container["volumeMounts"]
     assert {"name": "tmp", "mountPath": "/tmp"} in container["volumeMounts"]  # the base's mount stays
+
+
+def test_the_gateway_mounts_no_secret(rendered):
     gateway = _pod(rendered, "parlor-gateway")
     assert all(v["name"] != "redis-tls" for v in gateway["volumes"])
 
