@@ -446,9 +446,10 @@ class Matches:
             kind, seat = due
             before = record.status
             events, action, label = self._do(record, game, kind, seat, stored.version, now)
-            try:
+            try:  # (it goes on at once with what comes due next: it holds the match meanwhile)
                 _, data = await self._commit(record, stored.version, events, action=action, before=before,
-                                             seats_changed=kind != schedule.BOT)
+                                             seats_changed=kind != schedule.BOT,
+                                             holding_ms=self.settings.worker_lease * 1000)
             except (Conflict, DuplicateKey):
                 lost += 1
                 if lost >= MAX_ATTEMPTS:
@@ -878,12 +879,15 @@ class Matches:
     async def _commit(self, record: Record, version: int | None, events: list[Event | dict[str, Any]],
                       action: bytes = b"", idempotency: tuple[str, bytes] | None = None,
                       seat: int | None = None, before: int = pb.ACTIVE, seats_changed: bool = False,
-                      extra_ops: list[ShardOp] = ()) -> tuple[list[pb.Event], bytes]:
+                      extra_ops: list[ShardOp] = (), holding_ms: int = 0) -> tuple[list[pb.Event], bytes]:
         """Numbers and stores the events with the record at version+1 (a new
         match, version None: at 0), together with the shard's updates: the
         match's schedule, its lobby entry (`before`: its status before this
-        write; `seats_changed`: who sits where changed) and `extra_ops`.
-        Returns the events as `seat` sees them, and the record as stored."""
+        write; `seats_changed`: who sits where changed) and `extra_ops`. Work
+        due at once is announced to the workers, unless the writer is a worker
+        going on with it (`holding_ms`: it keeps the match this much longer,
+        as its claim would have). Returns the events as `seat` sees them, and
+        the record as stored."""
         new_version = 0 if version is None else version + 1
         stored, seen = [], []
         number = record.last_event
@@ -903,15 +907,22 @@ class Matches:
                else self._waiting_ttl if record.status == pb.WAITING
                else self.settings.abandoned_ttl)
         ops: list[ShardOp] = []
+        work_now = False
         if not record.legacy:
             now = self.store.now_ms()
             if schedule.scheduled(record):
-                ops += schedule.schedule_ops(record, schedule.next_due(record, _engine(record), now))
+                due = schedule.next_due(record, _engine(record), now)
+                if due is not None and due <= now:
+                    if holding_ms:
+                        due = now + holding_ms
+                    else:
+                        work_now = True
+                ops += schedule.schedule_ops(record, due)
             ops += lobby.lobby_ops(record, before, now, ttl, self.settings.abandoned_ttl, seats_changed)
             ops += extra_ops
         data = record.encode()
         await self.store.commit(record.match_id, version, data, ttl, stored, action, idempotency, ops,
-                                record.legacy)
+                                record.legacy, work_now)
         return seen, data
 
     @property

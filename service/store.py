@@ -69,6 +69,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>"
+WORK_NOTICES = "parlor:work-notices"  # pub/sub channel: "the shard <c> has work due now" (workers)
 
 # A version other than the expected one is answered with the match as it stands
 # (its value), so that a caller who wrote from a record it kept (an action's
@@ -87,9 +88,10 @@ NOTICES = "parlor:event-notices"  # pub/sub channel: "new events in <events key>
 # ...; per update a command, its argument count, the index of its key in KEYS
 # (from 5 on: the shard's keys), then its arguments. Last, after every write, the
 # new events are announced on NOTICES (the message: the event stream's key) for
-# live streams, with pcall: a Redis user not allowed to publish loses the
-# announcement (streams then find the events at their next keep-alive), never
-# the write. A script is not rolled back on an error, so nothing that may fail
+# live streams, and work due at once on WORK_NOTICES (ARGV[10], the shard) for
+# the workers, with pcall: a Redis user not allowed to publish loses the
+# announcement (streams then find the events at their next keep-alive, workers
+# the work at their next look), never the write. A script is not rolled back on an error, so nothing that may fail
 # comes before a write.
 _COMMIT = """
 redis.replicate_commands()
@@ -128,6 +130,7 @@ while pos <= #packed do
   redis.call(unpack(cmd))
 end
 if #ARGV[7] > 0 then redis.pcall('PUBLISH', '""" + NOTICES + """', KEYS[2]) end
+if ARGV[10] ~= '' then redis.pcall('PUBLISH', '""" + WORK_NOTICES + """', ARGV[10]) end
 return 1
 """
 
@@ -643,11 +646,12 @@ class MatchStore:
     async def commit(self, match_id: str, expected_version: int | None, record: bytes, ttl_seconds: int,
                      events: Sequence[NewEvent] = (), action: bytes = b"",
                      idempotency: tuple[str, bytes] | None = None, shard_ops: Sequence[ShardOp] = (),
-                     legacy: bool = False) -> int:
+                     legacy: bool = False, work_now: bool = False) -> int:
         """Writes the next version if the stored one is still `expected_version`
         (None: a new match, at version 0, if the id is free), with the shard's
-        updates `shard_ops`. Raises Conflict (re-read and re-validate; for a new
-        match, the id is taken) or DuplicateKey."""
+        updates `shard_ops`; `work_now`: the write leaves work due at once (a
+        bot's turn), which the workers hear of. Raises Conflict (re-read and
+        re-validate; for a new match, the id is taken) or DuplicateKey."""
         version = 0 if expected_version is None else expected_version + 1
         value = b"%d|%s" % (version, record)
         packed = []
@@ -666,7 +670,7 @@ class MatchStore:
         window_ends = int(self._clock() * 1000 + self.clock_offset_ms) + WRITE_WINDOW_MS
         args = ["new" if expected_version is None else expected_version, value, ttl_seconds * 1000,
                 idempotency[0] if idempotency else "", idempotency[1] if idempotency else "",
-                action, _pack(packed), window_ends, _pack(ops)]
+                action, _pack(packed), window_ends, _pack(ops), match_id[0] if work_now else ""]
         try:
             status = await self._commit(keys=match_keys + shard_keys, args=args)
         except (redis.ConnectionError, redis.TimeoutError) as exc:

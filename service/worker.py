@@ -1,7 +1,9 @@
 """`parlor worker`: runs what matches have due: bots' moves, turn clocks that
 ran out, bots filling quick-match tables (see schedule.py).
 
-Any number of workers share one Redis. Each polls every shard's schedule and
+Any number of workers share one Redis. Each looks at every shard's schedule
+every PARLOR_WORKER_POLL_MS (for turn clocks), and at once at a shard whose
+write left work due now (a bot's turn: a notice on parlor:work-notices), and
 claims what is due with a lease (store.claim: the item is pushed a lease into
 the future, so no other worker takes it meanwhile, and it comes due again if
 this worker dies before it is done), then does it through the service's own
@@ -24,6 +26,7 @@ import logging
 import signal
 import time
 
+import redis.asyncio as aredis
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, generate_latest
 
 from parlor.common import logs
@@ -32,7 +35,7 @@ from parlor.common.errors import ParlorError
 
 from . import metrics  # noqa: F401 (the service's value class: metrics kept in memory)
 from .matches import Matches
-from .store import SHARDS, MatchStore, connect
+from .store import SHARDS, WORK_NOTICES, MatchStore, connect
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +59,9 @@ FAILURES = Counter("parlor_worker_failures_total",
 
 
 class Worker:
-    def __init__(self, settings: Settings, store: MatchStore) -> None:
+    def __init__(self, settings: Settings, store: MatchStore, notices: aredis.Redis | None = None) -> None:
+        """`notices`: a client to hear of work due at once on (store.connect(url,
+        pubsub=True)); without one, the worker finds it at its next look."""
         self.settings = settings
         self.store = store
         self.matches = Matches(store, settings)
@@ -64,21 +69,32 @@ class Worker:
         self.stopping = asyncio.Event()
         self._working: set[asyncio.Task] = set()
         self._busy: set[str] = set()  # match ids a task of this worker is working on
+        self._notices = notices
+        self._heard: set[str] = set()  # shards announced to have work due now
+        self._woken = asyncio.Event()
 
     async def run(self) -> None:
         """Claims and works until stop(); then lets the work in hand finish
         (up to PARLOR_DRAIN_SECONDS: what is left comes due again after its
         lease, for another worker)."""
         tasks = [asyncio.create_task(self._health()), asyncio.create_task(self._gauges())]
+        if self._notices is not None:
+            tasks.append(asyncio.create_task(self._listen()))
         poll = self.settings.worker_poll_ms / 1000
+        looked = -poll
+        loop = asyncio.get_running_loop()
         try:
             while not self.stopping.is_set():
-                claimed = await self._claim_round() if self.ready else 0
-                if not claimed:  # (a full round: more may be due at once)
-                    try:
-                        await asyncio.wait_for(self.stopping.wait(), poll)
-                    except asyncio.TimeoutError:
-                        pass
+                # Every shard at each poll; between polls, the shards announced to have work.
+                every = loop.time() - looked >= poll
+                shards = SHARDS if every else sorted(self._heard)
+                self._heard.clear()
+                self._woken.clear()
+                if every:
+                    looked = loop.time()
+                claimed = await self._claim_round(shards) if self.ready else 0
+                if not claimed:  # (else more may be due at once: look again)
+                    await self._wait(max(0.0, looked + poll - loop.time()))
         finally:
             for task in tasks:
                 task.cancel()
@@ -87,16 +103,46 @@ class Worker:
 
     def stop(self) -> None:
         self.stopping.set()
+        self._woken.set()
 
-    async def _claim_round(self) -> int:
-        """Claims from every shard as much as there is room for; returns how
-        many items it took."""
+    async def _wait(self, seconds: float) -> None:
+        """Until the next poll, a notice of work, or the stop."""
+        try:
+            await asyncio.wait_for(self._woken.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
+
+    async def _listen(self) -> None:
+        """Hears of work due at once (a bot's turn): the shard it is in is
+        looked at without waiting for the next poll. Missed notices (Redis
+        away, a user not allowed to subscribe) only delay work to the poll."""
+        while True:
+            pubsub = self._notices.pubsub()
+            try:
+                await pubsub.subscribe(WORK_NOTICES)
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None and message["type"] == "message":
+                        self._heard.add(message["data"].decode()[:1])
+                        self._woken.set()
+            except Exception as exc:  # noqa: BLE001 (Redis away: try again; polls go on meanwhile)
+                log.warning("work notices lost: polling only", extra={"error": str(exc)[:200]})
+                await asyncio.sleep(1.0)
+            finally:
+                try:
+                    await pubsub.aclose()
+                except Exception:  # noqa: BLE001
+                    pass
+
+    async def _claim_round(self, shards) -> int:
+        """Claims from `shards` as much as there is room for; returns how many
+        items it took."""
         room = self.settings.worker_concurrency - len(self._working)
         if room <= 0:
             return 0
         lease_ms = self.settings.worker_lease * 1000
         taken = 0
-        for shard in SHARDS:
+        for shard in shards:
             if room - taken <= 0:
                 break
             try:
@@ -189,7 +235,8 @@ async def _serve_health(worker: Worker, reader: asyncio.StreamReader, writer: as
 
 async def serve(settings: Settings) -> None:
     store = MatchStore(connect(settings.redis_url), None, settings.redis_max_connections)
-    worker = Worker(settings, store)
+    notices = connect(settings.redis_url, pubsub=True)
+    worker = Worker(settings, store, notices)
     try:
         server = await asyncio.start_server(lambda r, w: _serve_health(worker, r, w), settings.host,
                                             settings.worker_port)
@@ -205,6 +252,7 @@ async def serve(settings: Settings) -> None:
     finally:
         server.close()
         await store.redis.aclose()
+        await notices.aclose()
         log.info("parlor worker stopped", extra={"seconds": round(time.monotonic() - started, 1)})
 
 

@@ -48,9 +48,9 @@ def certificates(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def stack():
     """The whole product, for real, with fixed seeds allowed (tests need them):
-    Redis, the service, the gateway and a worker (polling often, so that bots
-    answer at once)."""
-    s = Stack(env={"PARLOR_ALLOW_FIXED_SEED": "1", "PARLOR_WORKER_POLL_MS": "50"}).start()
+    Redis, the service, the gateway and a worker (bots' turns reach it at once;
+    it looks for run-out turn clocks every 200 ms)."""
+    s = Stack(env={"PARLOR_ALLOW_FIXED_SEED": "1", "PARLOR_WORKER_POLL_MS": "200"}).start()
     try:
         s.start_worker()
     except BaseException:

@@ -312,7 +312,7 @@ class Settings:
     log_level: str = "INFO"
     worker_port: int = 9096
     worker_lease: int = 10
-    worker_poll_ms: int = 200
+    worker_poll_ms: int = 1000
     worker_concurrency: int = 16
     service_processes: int = 1
 
