@@ -112,10 +112,29 @@ def cluster_port() -> int:
 CLUSTER_NODE = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000")
 
 
-def form_cluster_and_play(cli: list[str], ports: list[int], client: redis.Redis, url: str) -> None:
+def bots_and_lobby(stack: Stack) -> None:
+    """The shards' keys on a cluster: a worker plays a match of bots to the end,
+    a quick match seats two callers at one table, and the lobby lists it."""
+    stack.start_worker()
+    rest = stack.rest()
+    bots = rest.post("/v1/matches", {"game": "heul_doch", "players": 3, "bots": 3}).body["matchId"]
+    first = rest.post("/v1/quick-match", {"game": "heck", "players": 3, "name": "Ann"}).body
+    second = rest.post("/v1/quick-match", {"game": "heck", "players": 3, "name": "Bob"}).body
+    assert first["matchId"] == second["matchId"] and {first["seat"], second["seat"]} == {0, 1}
+    listed = rest.get("/v1/matches?game=heck").body["matches"]
+    assert [m["matchId"] for m in listed] == [first["matchId"]] and listed[0]["openSeats"] == 1
+    deadline = time.monotonic() + 60
+    while rest.get(f"/v1/matches/{bots}").body["status"] != "FINISHED":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    rest.close()
+
+
+def form_cluster_and_play(cli: list[str], ports: list[int], client: redis.Redis, url: str,
+                          lobby: bool = False) -> None:
     """Makes one cluster of the nodes at `ports` (`cli`: redis-cli and its
     connection options), waits until `client` sees it whole, then plays a
-    match through a stack on `url`."""
+    match through a stack on `url` (and with `lobby`, bots_and_lobby)."""
     subprocess.run([*cli, "--cluster", "create", *[f"127.0.0.1:{port}" for port in ports],
                     "--cluster-replicas", "0", "--cluster-yes"], check=True, capture_output=True, timeout=30)
     deadline = time.monotonic() + 15
@@ -126,6 +145,8 @@ def form_cluster_and_play(cli: list[str], ports: list[int], client: redis.Redis,
     stack = Stack(redis_url=url).start()
     try:
         play_one_match(stack)
+        if lobby:
+            bots_and_lobby(stack)
     finally:
         stack.stop()
 
@@ -136,7 +157,7 @@ def test_cluster():
         for _ in range(3):
             nodes.append(EmbeddedRedis(port=cluster_port(), extra_args=CLUSTER_NODE).start())
         form_cluster_and_play([cli_binary()], [node.port for node in nodes], redis.Redis(port=nodes[0].port),
-                              f"redis+cluster://127.0.0.1:{nodes[0].port}")
+                              f"redis+cluster://127.0.0.1:{nodes[0].port}", lobby=True)
     finally:
         for node in nodes:
             node.cleanup()
