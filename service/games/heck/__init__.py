@@ -204,6 +204,12 @@ class Heck(Game):
                                     "chomp": chomp, "heck": eggs - hiss - slither - chomp})
         return actions
 
+    def default_action(self, state: State, seat: int) -> dict[str, Any]:
+        """A seat whose clock runs out bets safe: all of its eggs in the middle of
+        its snake, so at the reveal it takes an egg from the supply if any is left."""
+        # Legal with any snake and any number of eggs, and it risks nothing.
+        return {"safe": True, "hiss": 0, "slither": 0, "chomp": 0, "heck": 0}
+
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         bet = _parse_bet(action)
         eggs = _eggs(state, seat)

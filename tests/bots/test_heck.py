@@ -1,0 +1,209 @@
+"""Heck's default move (the engine's default_action) and strong bot (bots/heck.py):
+both always legal, the default move as its docstring says, and the bot's move a
+repeatable function of the seat's view alone (counterfactual secrecy)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from parlor.service import bots
+from parlor.service.bots import heck as strong
+from parlor.service.games.heck import CRITTERS, GAME, HECK_CARDS, SNAKES
+from parlor.service.games.rng import Rng
+from tests.games import harness
+
+SAFE = {"safe": True, "hiss": 0, "slither": 0, "chomp": 0, "heck": 0}
+OPTION_SETS = [{}, {"long_game": True}, {"max_rounds": 3}, {"first_seat": 1},
+               {"long_game": True, "max_rounds": 2, "first_seat": 0}]
+
+
+def critter(word: str, *traits: str) -> int:
+    """The critter of `word` listing exactly these traits ("hiss", "chomp 2")."""
+    want = []
+    for text in traits:
+        name, _, threshold = text.partition(" ")
+        want.append({"trait": name, "threshold": int(threshold or 0)})
+    return next(c["id"] for c in CRITTERS if c["word"] == word and c["traits"] == want)
+
+
+def snake(hiss: int, slither: int, chomp: int) -> int:
+    """The first snake card with these capacities."""
+    return SNAKES.index({"hiss": hiss, "slither": slither, "chomp": chomp})
+
+
+def bet(hiss: int = 0, slither: int = 0, chomp: int = 0, heck: int = 0) -> dict:
+    return {"safe": False, "hiss": hiss, "slither": slither, "chomp": chomp, "heck": heck}
+
+
+def strong_move(state, seat: int, seed: str = "bot") -> dict:
+    return strong.choose(GAME, GAME.view(state, seat), GAME.legal(state, seat), seat,
+                         Rng.from_seed(seed))
+
+
+# ---- the default move ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", range(2, 6))
+def test_the_default_move_is_accepted_for_every_seat_to_act(players):
+    def every_seat_to_act(state, *_):
+        for seat in GAME.to_act(state):
+            action = GAME.timeout_action(state, seat)
+            assert action == SAFE
+            harness.play(GAME, copy.deepcopy(state), seat, action, Rng.from_seed("t"))
+
+    for options in OPTION_SETS:
+        if options.get("first_seat", 0) < players:
+            harness.random_playout(GAME, players, options, seed=f"default/{players}{options}",
+                                   each_step=every_seat_to_act)
+
+
+@pytest.mark.parametrize("players", range(2, 6))
+def test_a_match_of_default_moves_only_ends_in_a_tie_at_max_rounds(players):
+    state, rng = harness.start(GAME, players, {}, seed="all-default")
+    while GAME.outcome(state) is None:
+        seat = GAME.to_act(state)[0]
+        harness.play(GAME, state, seat, GAME.timeout_action(state, seat), rng)
+    assert state["end_reason"] == "max_rounds" and state["round"] == 40
+    assert GAME.outcome(state).winners == list(range(players))
+
+
+def test_the_default_move_is_safe_and_takes_a_supply_egg_while_any_is_left():
+    # Seat 1 holds the marker; two eggs in the supply; seat 0 has 5 eggs and a snake
+    # that takes nothing on hiss: every default is the same safe bet.
+    state, rng = harness.start(GAME, 3, {"first_seat": 1}, arrangement={
+        "snake_deck": [snake(3, 1, 0), snake(0, 1, 3), snake(0, 3, 1)],
+        "green": [5, 3, 1], "supply_brown": 2})
+    assert state["snakes"][0] == snake(0, 3, 1)
+    for seat in (2, 0, 1):
+        assert GAME.timeout_action(state, seat) == SAFE
+        harness.play(GAME, state, seat, GAME.timeout_action(state, seat), rng)
+    # The supply goes from the first player clockwise: seats 1 and 2, not 0.
+    assert state["brown"] == [0, 1, 1] and state["supply_brown"] == 0
+    assert [b["safe"] for b in state["last_reveal"]["bets"]] == [True] * 3
+    assert GAME.timeout_action(state, 0) == SAFE  # with the supply empty too
+
+
+def test_the_default_move_is_the_same_whoever_has_committed():
+    state, rng = harness.start(GAME, 2, {"first_seat": 0}, seed="committed")
+    harness.play(GAME, state, 0, GAME.legal(state, 0)[-1], rng)
+    assert GAME.timeout_action(state, 1) == SAFE
+    with pytest.raises(ValueError):
+        GAME.timeout_action(state, 0)  # it has nothing left to do this round
+
+
+# ---- the strong bot: legal and repeatable -----------------------------------------------
+
+
+@pytest.mark.parametrize("players", range(2, 6))
+def test_the_strong_bot_always_moves_legally(players):
+    state, rng = harness.start(GAME, players, {}, seed=f"strong/{players}")
+    chooser = random.Random(players)
+    strong_seats = {0, players - 1}
+    version = 0
+    while GAME.outcome(state) is None:
+        seat = chooser.choice(GAME.to_act(state))
+        legal = GAME.legal(state, seat)
+        level = "strong" if seat in strong_seats else "random"
+        action = bots.choose(GAME, level, GAME.view(state, seat), legal, seat,
+                             bots.bot_rng("legal", seat, version))
+        assert action in legal
+        harness.play(GAME, state, seat, action, rng)
+        version += 1
+
+
+def test_the_same_view_and_seed_give_the_same_move_and_leave_the_arguments_alone():
+    state, _ = harness.start(GAME, 4, {}, seed="repeat")
+    view, legal = GAME.view(state, 2), GAME.legal(state, 2)
+    before = copy.deepcopy((view, legal))
+    first, second = Rng.from_seed("same"), Rng.from_seed("same")
+    move = strong.choose(GAME, view, legal, 2, first)
+    assert strong.choose(GAME, view, legal, 2, second) == move
+    assert first.counter == second.counter
+    assert (view, legal) == before
+
+
+def test_the_strong_bot_takes_a_sure_win():
+    # Seat 0 has 4 friends and a hiss-3 snake; seat 1 has 1 egg: 2 or more on hiss
+    # win the active hiss critter, and with it the game.
+    friends = [critter("bleep", "hiss"), critter("bleep", "slither"),
+               critter("block", "hiss"), critter("block", "slither")]
+    state, _ = harness.start(GAME, 2, {"first_seat": 0}, arrangement={
+        "slots": [critter("flip", "hiss"), None, None], "critter_deck": [],
+        "snake_deck": [snake(3, 1, 0), snake(2, 2, 0)], "friends": [friends, []],
+        "green": [3, 1]})
+    for seed in ("a", "b", "c"):
+        assert strong_move(state, 0, seed)["hiss"] >= 2
+
+
+# ---- the strong bot sees only its seat's view -------------------------------------------
+
+
+def hidden_twin(state, seat: int, chooser: random.Random):
+    """A copy differing only in what `seat` cannot see: the other seats' snakes and
+    pending bets, which cards lie in the snake and heck decks rather than their
+    discards, and the order of every deck and discard pile."""
+    twin = copy.deepcopy(state)
+    for other in range(twin["players"]):
+        if other == seat or twin["snakes"][other] is None or not twin["snake_deck"]:
+            continue
+        i = chooser.randrange(len(twin["snake_deck"]))
+        twin["snakes"][other], twin["snake_deck"][i] = twin["snake_deck"][i], twin["snakes"][other]
+        if twin["bets"][other] is not None:
+            twin["bets"][other] = chooser.choice(GAME.legal_actions(twin, other))
+    for deck in ("snake", "heck"):
+        pile, discard = twin[f"{deck}_deck"], twin[f"{deck}_discard"]
+        if pile and discard:
+            i, j = chooser.randrange(len(pile)), chooser.randrange(len(discard))
+            pile[i], discard[j] = discard[j], pile[i]
+    for pile in ("critter_deck", "snake_deck", "heck_deck", "snake_discard", "heck_discard"):
+        chooser.shuffle(twin[pile])
+    return twin
+
+
+def assert_same_move(a, b, seat: int, seed: str) -> None:
+    assert GAME.view(a, seat) == GAME.view(b, seat)
+    assert GAME.legal(a, seat) == GAME.legal(b, seat)
+    assert strong_move(a, seat, seed) == strong_move(b, seat, seed)
+
+
+@pytest.mark.parametrize("players", range(2, 6))
+def test_the_strong_bot_moves_alike_in_states_its_seat_cannot_tell_apart(players):
+    """Through a whole match: round starts, bets pending from other seats, later
+    rounds with friends, held cards, brown eggs and reshuffled decks."""
+    chooser = random.Random(f"twins/{players}")
+    state, rng = harness.start(GAME, players, {}, seed=f"twins/{players}")
+    step = 0
+    while GAME.outcome(state) is None:
+        to_act = GAME.to_act(state)
+        if step % 3 == 0:
+            seat = chooser.choice(to_act)
+            assert_same_move(state, hidden_twin(state, seat, chooser), seat, f"twin{step}")
+        seat = chooser.choice(to_act)
+        harness.play(GAME, state, seat, chooser.choice(GAME.legal(state, seat)), rng)
+        step += 1
+
+
+def test_the_strong_bot_ignores_the_decks_and_the_others_snakes_and_bets():
+    """Two explicit deals that seat 0 cannot tell apart: the critter and heck decks
+    lie in opposite orders, and seat 1 holds another snake and has committed
+    another bet (all on hiss in one, chomp and heck in the other)."""
+    bleep_only = next(c["id"] for c in CRITTERS if c["word"] == "bleep" and c["heck_only"])
+    slots = [critter("flip", "hiss"), critter("block", "chomp 2"), bleep_only]
+    rest = [cid for cid in range(len(CRITTERS)) if cid not in slots]
+    own = snake(2, 1, 1)
+    deals = []
+    for theirs, heck_deck, critter_deck, their_bet in (
+            (snake(3, 0, 1), list(range(len(HECK_CARDS))), rest, bet(hiss=3)),
+            (snake(0, 2, 2), list(range(len(HECK_CARDS)))[::-1], rest[::-1],
+             bet(chomp=2, heck=1))):
+        state, rng = harness.start(GAME, 2, {"first_seat": 1}, arrangement={
+            "slots": slots, "critter_deck": critter_deck, "heck_deck": heck_deck,
+            "snake_deck": [theirs, own] + [s for s in range(len(SNAKES)) if s not in (theirs, own)]})
+        harness.play(GAME, state, 1, their_bet, rng)
+        deals.append(state)
+    assert deals[0]["snakes"] != deals[1]["snakes"] and deals[0]["bets"] != deals[1]["bets"]
+    for seed in ("x", "y"):
+        assert_same_move(*deals, 0, seed)
