@@ -204,11 +204,12 @@ class Heck(Game):
                                     "chomp": chomp, "heck": eggs - hiss - slither - chomp})
         return actions
 
-    def default_action(self, state: State, seat: int) -> dict[str, Any]:
-        """A seat whose clock runs out bets safe: all of its eggs in the middle of
-        its snake, so at the reveal it takes an egg from the supply if any is left."""
-        # Legal with any snake and any number of eggs, and it risks nothing.
-        return {"safe": True, "hiss": 0, "slither": 0, "chomp": 0, "heck": 0}
+    def default_action(self, state: State, seat: int, rng: Rng) -> dict[str, Any]:
+        """A seat whose clock runs out places one of its legal bets drawn at
+        random (the safe bet among them): bets are secret until the reveal, and
+        every seat sees the timeout, so a fixed choice (always safe) would tell
+        the seats still to bet what this one bet."""
+        return rng.choice(self.legal_actions(state, seat))
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         bet = _parse_bet(action)
