@@ -54,7 +54,7 @@ def seat_to_act(state) -> int:
 def test_the_default_move_is_accepted_for_every_seat_to_act(players):
     def every_seat_to_act(state, *_):
         for seat in GAME.to_act(state):
-            harness.play(GAME, copy.deepcopy(state), seat, GAME.timeout_action(state, seat),
+            harness.play(GAME, copy.deepcopy(state), seat, GAME.timeout_action(state, seat, Rng.from_seed("t")),
                          Rng.from_seed("t"))
 
     for options in OPTION_SETS:
@@ -72,27 +72,27 @@ def test_a_match_of_default_moves_only_ends(players):
         if GAME.outcome(state) is not None:
             break
         seat = seat_to_act(state)
-        harness.play(GAME, state, seat, GAME.timeout_action(state, seat), rng)
+        harness.play(GAME, state, seat, GAME.timeout_action(state, seat, Rng.from_seed("t")), rng)
     assert GAME.outcome(state) is not None
     assert sum(state["tokens"]) == 6 * players and state["middle"] == 0  # nobody ever paid
 
 
 def test_the_default_move_passes_in_the_auction():
     state, rng = new(3, deck=["+5", "+1"], first=0)
-    assert GAME.timeout_action(state, 0) == PASS  # the auctioneer, who sees a +5
+    assert GAME.timeout_action(state, 0, Rng.from_seed("t")) == PASS  # the auctioneer, who sees a +5
     harness.play(GAME, state, 0, bid(2), rng)
     harness.play(GAME, state, 1, bid(3), rng)
-    assert GAME.timeout_action(state, 2) == PASS
+    assert GAME.timeout_action(state, 2, Rng.from_seed("t")) == PASS
     harness.play(GAME, state, 2, PASS, rng)
-    assert GAME.timeout_action(state, 0) == PASS  # with a bid of its own: it gets it back
+    assert GAME.timeout_action(state, 0, Rng.from_seed("t")) == PASS  # with a bid of its own: it gets it back
     harness.play(GAME, state, 0, PASS, rng)
     assert state["tokens"] == [6 + 3, 3, 6] and state["rows"][1] == ["+5"]
 
 
 def test_the_default_move_passes_even_when_no_one_bid_and_the_card_goes_free():
     state, rng = new(2, deck=["-3", "+1"], first=1)
-    harness.play(GAME, state, 1, GAME.timeout_action(state, 1), rng)
-    harness.play(GAME, state, 0, GAME.timeout_action(state, 0), rng)
+    harness.play(GAME, state, 1, GAME.timeout_action(state, 1, Rng.from_seed("t")), rng)
+    harness.play(GAME, state, 0, GAME.timeout_action(state, 0, Rng.from_seed("t")), rng)
     assert state["rows"] == [[], ["-3"]] and state["tokens"] == [6, 6]
 
 
@@ -103,7 +103,7 @@ def test_the_default_move_skips_the_exchange():
     harness.play(GAME, state, 1, PASS, rng)
     assert state["phase"] == "exchange"
     assert GAME.legal(state, 0) == [exchange(0), exchange(1), exchange(2), SKIP]
-    assert GAME.timeout_action(state, 0) == SKIP
+    assert GAME.timeout_action(state, 0, Rng.from_seed("t")) == SKIP
     harness.play(GAME, state, 0, SKIP, rng)
     assert state["rows"][0] == ["-2", "+4", "+1"] and state["auctioneer"] == 1
 

@@ -278,10 +278,10 @@ class Whatever(Game):
             return [*bids, {"pass": {}}]
         return [*({"exchange": {"position": i}} for i in _exchangeable(state)), {"skip": {}}]
 
-    def default_action(self, state: State, seat: int) -> dict[str, Any]:
+    def default_action(self, state: State, seat: int, rng: Rng) -> dict[str, Any]:
         """A timed-out seat passes in the auction (it is out of this auction, and
         any bid it made goes back to it) and, as the auctioneer, skips its
-        exchange."""
+        exchange. (Both are public moves: nothing drawn.)"""
         return {"pass": {}} if state["phase"] == "auction" else {"skip": {}}
 
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
