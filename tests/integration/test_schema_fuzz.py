@@ -125,7 +125,8 @@ def _excused(code: str, name: str, body, headers: dict[str, str], players: int, 
         given = body.get("name")
         return isinstance(given, str) and not given.strip().isascii()
     if code == "INVALID_SEAT" and name == "createMatch":  # one seat named twice among the bots
-        named = [bot.get("seat") for bot in body.get("bots") or [] if bot.get("seat") is not None]
+        bots = body.get("bots") if isinstance(body.get("bots"), list) else []
+        named = [bot.get("seat") for bot in bots if bot.get("seat") is not None]
         return len(named) != len(set(named))
     if code == "INVALID_SEAT" and name == "joinMatch":  # a seat past the match's player count
         return isinstance(body.get("seat"), (int, float)) and body["seat"] >= players
