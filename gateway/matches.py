@@ -63,8 +63,10 @@ def game_rules(game: str):
 def create_match():
     body = _with_options(body_object(), _CREATE_FIELDS, "A match")
     bots = body.get("bots")
-    if type(bots) is int and 0 <= bots <= 64:  # a count: that many random bots, in the highest seats
-        body["bots"] = [{"level": "random"}] * bots
+    # A count: that many random bots, in the highest seats. (A whole number, as
+    # JSON has it: 2.0 is 2, as for every integer field in proto3 JSON.)
+    if type(bots) in (int, float) and 0 <= bots <= 64 and bots == int(bots):
+        body["bots"] = [{"level": "random"}] * int(bots)
     return json_response(render(_call("CreateMatch", parse(body, pb.CreateMatchRequest()))))
 
 

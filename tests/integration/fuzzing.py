@@ -36,9 +36,10 @@ def fuzz_client(stack) -> CheckedRest:
 
 @pytest.fixture(scope="module")
 def known_codes(fuzz_client) -> set[str]:
-    """The error codes the served document lists."""
+    """The error codes the served document lists (as known today: the schema
+    leaves `code` open, but each code our own servers send is listed)."""
     error = fuzz_client.doc["components"]["schemas"]["Error"]["properties"]["error"]
-    return set(error["properties"]["code"]["enum"])
+    return set(error["properties"]["code"]["x-known-codes"])
 
 
 @pytest.fixture(scope="module")

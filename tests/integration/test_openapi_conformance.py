@@ -25,13 +25,16 @@ pytestmark = pytest.mark.integration
 
 def _strict(node: Any) -> Any:
     """`node` with additionalProperties: false on every object schema that
-    names its properties and says nothing of others."""
+    names its properties and says nothing of others. (Not on the parts of
+    one, such as an `if` or an anyOf branch that names a property or two: a
+    part has no `type`.)"""
     if isinstance(node, list):
         return [_strict(item) for item in node]
     if not isinstance(node, dict):
         return node
     strict = {key: _strict(value) for key, value in node.items()}
-    if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
+    if (node.get("type") == "object" and isinstance(node.get("properties"), dict)
+            and "additionalProperties" not in node):
         strict["additionalProperties"] = False
     return strict
 
