@@ -152,13 +152,14 @@ def _take_idempotency_key(req) -> None:
     it). The body may carry the key instead, as the gRPC request's field
     `idempotencyKey`; one that differs from the header is refused rather than
     quietly overruled."""
-    for name in request.environ:  # (HTTP_X_IDEMPOTENCY_KEY for X-Idempotency-Key; quicker than .headers)
+    environ = request.environ
+    for name in environ:  # (HTTP_X_IDEMPOTENCY_KEY for X-Idempotency-Key; quicker than .headers)
         if name.endswith("IDEMPOTENCY_KEY") and name != "HTTP_IDEMPOTENCY_KEY":
             # Ignored, a retry the client believes safe would be applied twice.
             header = name.removeprefix("HTTP_").replace("_", "-").title()
             raise ApiError(400, "INVALID_IDEMPOTENCY_KEY", f"Send the key in the Idempotency-Key header; "
                                                            f"{clip(header, 64)} is not read.")
-    key = request.headers.get("Idempotency-Key")
+    key = environ.get("HTTP_IDEMPOTENCY_KEY")
     if key is not None:
         if not key:
             raise ApiError(400, "INVALID_IDEMPOTENCY_KEY",
@@ -193,7 +194,7 @@ def legal_actions(match_id: str):
 @bp.post("/matches/<match_id>/actions")
 def submit_action(match_id: str):
     raw = read_body()  # a body over the limit is 413, whoever sends it
-    auth = _auth()
+    auth = request.environ.get("HTTP_AUTHORIZATION")
     if auth is None:  # who asks comes before what they ask
         raise ApiError(401, "TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
     bearer(auth)  # a malformed one is INVALID_TOKEN, as the service answers on every route
@@ -237,7 +238,7 @@ def _resumed_after() -> int | None:
 
 
 def _auth() -> str | None:
-    return request.headers.get("Authorization")
+    return request.environ.get("HTTP_AUTHORIZATION")
 
 
 def _query_int(name: str, default: int) -> int:
