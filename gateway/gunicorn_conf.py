@@ -56,13 +56,20 @@ READ_AHEAD_BUDGET = 16 * 1024 * 1024
 
 # Closing a connection after an answer with "Connection: close" (RFC 9112 section
 # 9.6, as gunicorn's close_graceful does it): the writing side is shut, then what
-# the client still sends is read and dropped until it closes too, for at most
-# LINGER_SECONDS and LINGER_DRAIN bytes, so that those bytes do not reset the
-# connection before the client has read the answer.
-# The bytes are at least a body twice over the limit (gunicorn drains 64 KiB): a
-# client sending a body too large gets its 413, not a reset half-way through.
+# the client still sends is read and dropped until it closes too, so that those
+# bytes do not reset the connection before the client has read the answer. The
+# linger ends once LINGER_SECONDS pass with nothing sent, LINGER_MOST_SECONDS in
+# all, or LINGER_DRAIN bytes, whichever comes first; then the connection is
+# closed, reset if the client is still sending.
+# Many clients (Python's urllib, http.client and requests among them) write a
+# whole body before they read anything: one sending a body too large sees its
+# 413 only if the gateway takes that body to its end. So the drain takes a few
+# MiB, at least a body twice over the limit (gunicorn's drains 64 KiB: such
+# clients see a broken pipe), as web servers' lingering closes do; the time
+# bound keeps a client that sends on and on from holding the connection.
 LINGER_SECONDS = 2
-LINGER_DRAIN = max(64 * 1024, 2 * _settings.max_body_bytes)
+LINGER_MOST_SECONDS = 5
+LINGER_DRAIN = max(8 * 1024 * 1024, 2 * _settings.max_body_bytes)
 
 
 class GatewayWorker(gthread.ThreadWorker):
@@ -372,7 +379,7 @@ class GatewayWorker(gthread.ThreadWorker):
     def murder_pending(self):
         super().murder_pending()
         now = time.monotonic()
-        for conn in [c for c in self.lingering_conns if c.linger_due <= now]:
+        for conn in [c for c in self.lingering_conns if min(c.linger_due, c.quiet_due) <= now]:
             self.end_linger(conn)
         for conn in [c for c in self.reading_conns if min(c.read_due, c.stall_due) <= now]:
             if conn.stall_due <= now:
@@ -396,7 +403,8 @@ class GatewayWorker(gthread.ThreadWorker):
         except OSError:
             util.close(sock)
             return
-        conn.linger_due = time.monotonic() + LINGER_SECONDS
+        now = time.monotonic()
+        conn.linger_due, conn.quiet_due = now + LINGER_MOST_SECONDS, now + LINGER_SECONDS
         conn.drained = 0
         self.lingering_conns.add(conn)
         self.poller.register(sock, selectors.EVENT_READ, partial(self.on_lingering_bytes, conn))
@@ -410,6 +418,7 @@ class GatewayWorker(gthread.ThreadWorker):
         except OSError:
             data = b""
         conn.drained += len(data)
+        conn.quiet_due = time.monotonic() + LINGER_SECONDS
         if not data or conn.drained >= LINGER_DRAIN:
             self.end_linger(conn)
 
