@@ -3,6 +3,7 @@ everything else (see the README's configuration table)."""
 
 import errno
 import fcntl
+import inspect
 import io
 import os
 import queue
@@ -16,6 +17,7 @@ import tempfile
 import time
 from functools import partial
 
+import gunicorn
 from gunicorn import util
 from gunicorn.glogging import Logger
 from gunicorn.workers import base, gthread
@@ -56,13 +58,67 @@ READ_AHEAD_BUDGET = 16 * 1024 * 1024
 
 # Closing a connection after an answer with "Connection: close" (RFC 9112 section
 # 9.6, as gunicorn's close_graceful does it): the writing side is shut, then what
-# the client still sends is read and dropped until it closes too, for at most
-# LINGER_SECONDS and LINGER_DRAIN bytes, so that those bytes do not reset the
-# connection before the client has read the answer.
-# The bytes are at least a body twice over the limit (gunicorn drains 64 KiB): a
-# client sending a body too large gets its 413, not a reset half-way through.
+# the client still sends is read and dropped until it closes too, so that those
+# bytes do not reset the connection before the client has read the answer. The
+# linger ends once LINGER_SECONDS pass with nothing sent, LINGER_MOST_SECONDS in
+# all, or LINGER_DRAIN bytes, whichever comes first; then the connection is
+# closed, reset if the client is still sending.
+# Many clients (Python's urllib, http.client and requests among them) write a
+# whole body before they read anything: one sending a body too large sees its
+# 413 only if the gateway takes that body to its end. So the drain takes a few
+# MiB, at least a body twice over the limit (gunicorn's drains 64 KiB: such
+# clients see a broken pipe), as web servers' lingering closes do; the time
+# bound keeps a client that sends on and on from holding the connection.
 LINGER_SECONDS = 2
-LINGER_DRAIN = max(64 * 1024, 2 * _settings.max_body_bytes)
+LINGER_MOST_SECONDS = 5
+LINGER_DRAIN = max(8 * 1024 * 1024, 2 * _settings.max_body_bytes)
+
+
+# The gunicorn releases GatewayWorker is tested with, from the first up to (not
+# including) the second; pyproject.toml pins the same range. It builds on
+# gthread's internals, which gunicorn may change in any release: CI also runs
+# the gateway's tests on the newest gunicorn (.ci/run). (26.0 to 27.0.0 have
+# all it builds on but fail the gateway's tests elsewhere: once a worker is
+# stopping, a request that comes on a kept-alive connection is dropped, not
+# answered; 26 also answers a request line over the limit 400, not 414, and
+# its drain with live streams open took over 15 s.)
+TESTED_GUNICORN = ((27, 0, 1), (28,))
+
+
+def _missing_machinery(worker) -> list[str]:
+    """What of gthread's internals GatewayWorker builds on this gunicorn lacks,
+    or has in another shape (nothing: it reads requests in its event loop)."""
+    missing = [name for name in ("pending_conns", "keepalived_conns", "poller", "nr_conns")
+               if not hasattr(worker, name)]
+    missing += [f"ThreadWorker.{name}" for name in ("enqueue_req", "on_pending_socket_readable",
+                                                    "on_client_socket_readable", "murder_pending",
+                                                    "set_accept_enabled")
+                if not hasattr(gthread.ThreadWorker, name)]  # (not the worker: it has its own)
+    for owner, name, parameters in ((gthread.ThreadWorker, "accept", ["listener"]),
+                                    (gthread.ThreadWorker, "finish_request", ["conn", "fs"]),
+                                    (gthread.TConn, "close", ["graceful"])):
+        try:
+            shape = list(inspect.signature(getattr(owner, name)).parameters)[1:]  # (past self)
+        except (AttributeError, TypeError, ValueError):
+            shape = None
+        # (gunicorn passes accept's and finish_request's by position, close's by name)
+        if shape is None or (shape != parameters if name == "close" else len(shape) != len(parameters)):
+            missing.append(f"{owner.__name__}.{name}({', '.join(parameters)})")
+    return missing
+
+
+def _release(version: tuple) -> str:
+    return ".".join(str(part) for part in version)
+
+
+def _leading_numbers(version) -> tuple:
+    """(27, 1) of (27, 1, "rc1"): comparable with TESTED_GUNICORN."""
+    numbers = []
+    for part in version:
+        if not isinstance(part, int):
+            break
+        numbers.append(part)
+    return tuple(numbers)
 
 
 class GatewayWorker(gthread.ThreadWorker):
@@ -98,7 +154,10 @@ class GatewayWorker(gthread.ThreadWorker):
 
     With a gunicorn whose worker lacks that machinery (or that serves TLS or
     HTTP/2, which this gateway does not configure), connections are accepted
-    and read as gunicorn does it."""
+    and read as gunicorn does it, and a warning says so: every request still
+    has REQUEST_SECONDS to come in whole (handle), but it waits on a thread
+    meanwhile, as do silent new connections. A gunicorn outside TESTED_GUNICORN
+    that has all of it is used as the tested ones are, with a warning."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -108,20 +167,24 @@ class GatewayWorker(gthread.ThreadWorker):
         self.accept_paused_until = 0.0  # (out_of_files)
         self.files_warned_at = -10.0
         self.read_ahead_bytes = 0
-        self.reads_ahead = (
-            all(hasattr(self, name) for name in ("pending_conns", "keepalived_conns", "poller",
-                                                  "on_pending_socket_readable",
-                                                  "on_client_socket_readable", "murder_pending"))
-            and not self.cfg.is_ssl and getattr(self.cfg, "http2_cleartext", "off") == "off")
+        missing = _missing_machinery(self)
+        self.reads_ahead = (not missing and not self.cfg.is_ssl
+                            and getattr(self.cfg, "http2_cleartext", "off") == "off")
         from parlor.gateway.metrics import CONNECTIONS_CUT, CUT_REASONS  # (PROMETHEUS_MULTIPROC_DIR is set by now)
 
         for reason in CUT_REASONS:
             CONNECTIONS_CUT.labels(reason)  # shown from the start, at 0
         DEADLINES.on_cut = partial(_log_cut, self.log, "too_slow")
         DEADLINES.on_stall = partial(_log_cut, self.log, "stalled")
-        if not self.reads_ahead:
-            self.log.warning("this gunicorn's worker lacks what the gateway builds on (gunicorn 27): "
-                             "requests are read on threads, so slow clients can hold them")
+        tested = (f"gunicorn {_release(TESTED_GUNICORN[0])} up to, not including, "
+                  f"{_release(TESTED_GUNICORN[1])}")
+        if missing:
+            self.log.warning("gunicorn %s's gthread worker lacks what the gateway's worker builds on (%s; "
+                             "it is tested with %s): requests are read on threads, as gunicorn does it, "
+                             "so slow clients can hold them", gunicorn.__version__, ", ".join(missing), tested)
+        elif not TESTED_GUNICORN[0] <= _leading_numbers(gunicorn.version_info) < TESTED_GUNICORN[1]:
+            self.log.warning("the gateway's worker is tested with %s, not %s; it runs as with those",
+                             tested, gunicorn.__version__)
 
     # ---- stopping: open event streams end at once (gateway/streams.py) ----
 
@@ -176,9 +239,10 @@ class GatewayWorker(gthread.ThreadWorker):
             if alive and not self.alive:  # its last request (gunicorn's max_requests): stopping
                 streams.end_all_soon()
 
-    def accept(self, listener):
-        if not hasattr(self, "pending_conns") or not hasattr(self, "on_pending_socket_readable"):
-            return super().accept(listener)
+    def accept(self, *args):
+        if not self.reads_ahead:
+            return super().accept(*args)  # (in whatever shape this gunicorn's takes)
+        (listener,) = args
         try:
             client, address = listener.accept()
         except OSError as exc:
@@ -189,8 +253,7 @@ class GatewayWorker(gthread.ThreadWorker):
                 raise
             return
         self.nr_conns += 1
-        conn = _Conn(self if self.reads_ahead else None,
-                     self.cfg, client, address, listener.getsockname())  # non-blocking
+        conn = _Conn(self, self.cfg, client, address, listener.getsockname())  # non-blocking
         conn.timeout = time.monotonic() + min(self.cfg.keepalive, SILENT_SECONDS)
         self.pending_conns.append(conn)
         self.poller.register(conn.sock, selectors.EVENT_READ,
@@ -311,21 +374,29 @@ class GatewayWorker(gthread.ThreadWorker):
             self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_request_bytes, conn))
             conn.polled = True
 
-    def finish_request(self, conn, fs):
-        """As gunicorn's, except that a connection kept alive with part of a
-        request already read (pipelined behind the one answered, and cut short
-        by the end of a read) reads the rest in the event loop: gunicorn hands
-        it to a thread at once, which a client sending the rest slowly held."""
-        if self.reads_ahead and self.alive and not fs.cancelled() and fs.exception() is None \
-                and fs.result() is True:
+    def finish_request(self, *args):
+        """As gunicorn's, except for a connection kept alive with more already
+        read (pipelined behind the request answered). The rest of a request cut
+        short by the end of a read is read in the event loop: gunicorn hands it
+        to a thread at once, which a client sending the rest slowly held. A
+        whole request goes to a thread at once, as gunicorn 27 does it (26 put
+        the connection back in the poller, where it waited for bytes that had
+        already come)."""
+        if not self.reads_ahead:
+            return super().finish_request(*args)  # (gunicorn 23 passes the future alone)
+        conn, fs = args
+        if self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is True:
             unreader = conn.parser.unreader
             buffered = unreader.buf.getvalue()
-            if buffered and not self.whole(Request(_settings.max_body_bytes), buffered):
-                unreader.take_buffered()
-                conn.sock.setblocking(False)
-                self.read_on(conn, buffered)
+            if buffered:
+                if self.whole(Request(_settings.max_body_bytes), buffered):
+                    self.enqueue_req(conn)
+                else:
+                    unreader.buf = io.BytesIO()  # (taken out: read on from here)
+                    conn.sock.setblocking(False)
+                    self.read_on(conn, buffered)
                 return
-        super().finish_request(conn, fs)
+        return super().finish_request(conn, fs)
 
     def on_request_bytes(self, conn, sock) -> bool:
         """Reads what has come; True while the request is still coming."""
@@ -372,7 +443,7 @@ class GatewayWorker(gthread.ThreadWorker):
     def murder_pending(self):
         super().murder_pending()
         now = time.monotonic()
-        for conn in [c for c in self.lingering_conns if c.linger_due <= now]:
+        for conn in [c for c in self.lingering_conns if min(c.linger_due, c.quiet_due) <= now]:
             self.end_linger(conn)
         for conn in [c for c in self.reading_conns if min(c.read_due, c.stall_due) <= now]:
             if conn.stall_due <= now:
@@ -396,7 +467,8 @@ class GatewayWorker(gthread.ThreadWorker):
         except OSError:
             util.close(sock)
             return
-        conn.linger_due = time.monotonic() + LINGER_SECONDS
+        now = time.monotonic()
+        conn.linger_due, conn.quiet_due = now + LINGER_MOST_SECONDS, now + LINGER_SECONDS
         conn.drained = 0
         self.lingering_conns.add(conn)
         self.poller.register(sock, selectors.EVENT_READ, partial(self.on_lingering_bytes, conn))
@@ -410,6 +482,7 @@ class GatewayWorker(gthread.ThreadWorker):
         except OSError:
             data = b""
         conn.drained += len(data)
+        conn.quiet_due = time.monotonic() + LINGER_SECONDS
         if not data or conn.drained >= LINGER_DRAIN:
             self.end_linger(conn)
 
@@ -429,10 +502,10 @@ class _Conn(gthread.TConn):
         self.worker = worker
 
     def close(self, graceful=False):
-        if graceful and self.worker is not None:
+        if graceful:
             self.worker.linger(self)
         else:
-            super().close(graceful)
+            super().close()
 
 
 class _ReadAhead:
@@ -447,7 +520,7 @@ class _ReadAhead:
 
     def __call__(self, size_hint=None):
         if self.at >= len(self.data):
-            return self.source(size_hint)
+            return self.source(size_hint) if size_hint is not None else self.source()  # (gunicorn < 26: no hint)
         size = max(8192, min(size_hint or 0, 1024 * 1024))  # as gunicorn's SocketUnreader sizes reads
         piece = bytes(self.data[self.at:self.at + size])
         self.at += len(piece)

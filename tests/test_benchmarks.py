@@ -29,3 +29,23 @@ def test_a_short_benchmark_run_prints_every_figure():
     assert len(re.findall(r"textbook floor .* ratio \d+%", out)) == 2, out
     assert len(re.findall(r"events only .* actions/s", out)) == 2, out
     assert re.search(r"gRPC 1 client\(s\), 2 service process\(es\): +\d+ actions/s", out), out
+
+
+def test_a_short_http_workers_run_prints_its_table():
+    """tests/benchmarks/http_workers.py: each scenario against both workers,
+    a fraction of a second each. Pipelined answers must come in order (that
+    is correctness, not speed)."""
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.benchmarks.http_workers", "--seconds", "0.2", "--warm-up", "0.05",
+         "--slow", "2", "--silent", "2", "--idle", "2", "--pipelined", "1", "--batch", "4"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = run.stdout
+    assert re.search(r"^scenario +worker +GET /v1/games +POST /v1/matches +answered +adversary$", out, re.M), out
+    figure = r"(?:[\d.]+ / \d+ ms|no answer)"
+    for scenario in ("baseline", "slow x2", "silent x2", "idle x2", "pipelined x1"):
+        for worker in ("parlor", "gthread"):
+            line = re.search(rf"^{scenario} +{worker} +{figure} +{figure} +\d+/\d+(?: .*)?$", out, re.M)
+            assert line, out
+            if scenario == "pipelined x1":
+                assert re.search(r"pipelined req/s, ([\d,]+)/\1 answered in order", line.group()), line.group()

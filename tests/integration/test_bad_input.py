@@ -945,8 +945,9 @@ def test_the_start_of_a_pipelined_request_trickled_in_holds_no_thread(strict_sta
 
 def test_a_body_too_large_sent_whole_gets_its_413_not_a_reset(strict_stack):
     """The gateway answers 413 as soon as it sees the Content-Length, and
-    drains what the client still sends while it closes (up to twice the
-    limit), so the client reads its answer rather than a reset."""
+    drains what the client still sends while it closes (a few MiB, at least
+    twice the limit), so the client reads its answer rather than a reset
+    (test_http_body_too_large.py: clients that write the whole body first)."""
     import json
     import socket
 
