@@ -17,7 +17,7 @@ from prometheus_client import Counter, Gauge, Histogram, values
 # (processes.py), whose values go to files its parent serves, summed: the parent
 # sets the multi-process value class before this module is imported. Metrics
 # pick the value class up when they (and their labelled children) are created.
-if not getattr(values.ValueClass, "_multiprocess", False):
+if not getattr(values.ValueClass, "parlor_shared", False):
     values.ValueClass = values.MutexValue
 
 RPCS = Counter("parlor_rpc_requests_total", "Parlor RPCs served, by method and result code.",

@@ -105,6 +105,7 @@ def _one_of_several(metrics_dir: str) -> None:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     from prometheus_client import values
     values.ValueClass = values.MultiProcessValue()
+    values.ValueClass.parlor_shared = True  # (metrics.py keeps it: see there)
 
     from .server import main
     main(shared_port=True)
