@@ -41,10 +41,11 @@ def create_app(settings: Settings | None = None) -> Flask:
     errors.init_app(app)
     app.wsgi_app = _RequestGuard(app.wsgi_app, settings.max_body_bytes)
 
-    from . import matches, metrics, ops
+    from . import matches, metrics, ops, web
     app.register_blueprint(matches.bp)
     app.register_blueprint(ops.bp)
     app.register_blueprint(metrics.bp)
+    app.register_blueprint(web.bp)  # the browser client (static files; not API operations)
 
     # (Every request passes these two: the request and g are looked up once
     # each, not through their proxies on every use.)

@@ -22,7 +22,7 @@ import pytest
 from parlor.service.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE_SUFFIXES = {".py", ".json", ".lua", ".proto", ".pyi"}
+PACKAGE_SUFFIXES = {".py", ".json", ".lua", ".proto", ".pyi", ".html", ".js", ".css", ".svg"}
 # Where each folder of the repository installs (pyproject.toml's package-dir).
 INSTALLED_AS = {"proto/parlor/": "parlor/", "service/": "parlor/service/", "gateway/": "parlor/gateway/"}
 
