@@ -163,19 +163,9 @@ class Matches:
         if level and level not in bots.LEVELS:
             raise ParlorError("INVALID_BOT", f"A bot is {' or '.join(bots.LEVELS)}, not {shown(level)}.",
                               bot=level[:64])
-        name = request.name.strip()
-        if level and not name:
-            name = f"{level.capitalize()} bot"
-        if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable() or not _shows(name):
-            raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters, "
-                                              "at least one of them visible.")
+        name = _checked_name(request.name.strip() or (f"{level.capitalize()} bot" if level else ""))
         asked = request.seat if request.HasField("seat") else None
-        key = request.idempotency_key
-        if key and not _JOIN_KEY.fullmatch(key):
-            raise ParlorError("INVALID_IDEMPOTENCY_KEY",
-                              "An idempotency key for a join is 16 to 128 printable ASCII characters, "
-                              "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
-                              "token again.")
+        key = _checked_join_key(request.idempotency_key)
         idem_fields = (_join_field(request.match_id, key),) if key else ()
         fingerprint = _join_fingerprint(name, asked, level) if key else b""
         for _ in range(MAX_ATTEMPTS):
@@ -317,16 +307,8 @@ class Matches:
         if not 0 <= request.fill_with_bots_after <= MAX_FILL_SECONDS:
             raise ParlorError("INVALID_ARGUMENT", f"`fillWithBotsAfter` is 1 to {MAX_FILL_SECONDS} seconds "
                                                   "(0 or none: wait for people).")
-        name = request.name.strip()
-        if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable() or not _shows(name):
-            raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters, "
-                                              "at least one of them visible.")
-        key = request.idempotency_key
-        if key and not _JOIN_KEY.fullmatch(key):
-            raise ParlorError("INVALID_IDEMPOTENCY_KEY",
-                              "An idempotency key for a join is 16 to 128 printable ASCII characters, "
-                              "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
-                              "token again.")
+        name = _checked_name(request.name.strip())
+        key = _checked_join_key(request.idempotency_key)
         shard, config = lobby.quick_config(game.id, request.players, options, table["turn_seconds"],
                                            table["on_timeout"])
         fingerprint = hashlib.sha256(orjson.dumps([name, request.fill_with_bots_after])).hexdigest()[:32]
@@ -960,6 +942,24 @@ class Matches:
             fields["seed"] = record.seed
             fields["result"] = _result(game.outcome(record.state))
         return fields
+
+
+def _checked_name(name: str) -> str:
+    """A seat's name as given (stripped), or INVALID_NAME."""
+    if not 1 <= len(name) <= MAX_NAME_LENGTH or not name.isprintable() or not _shows(name):
+        raise ParlorError("INVALID_NAME", f"A name is 1 to {MAX_NAME_LENGTH} printable characters, "
+                                          "at least one of them visible.")
+    return name
+
+
+def _checked_join_key(key: str) -> str:
+    """A join's (or quick match's) idempotency key, or INVALID_IDEMPOTENCY_KEY."""
+    if key and not _JOIN_KEY.fullmatch(key):
+        raise ParlorError("INVALID_IDEMPOTENCY_KEY",
+                          "An idempotency key for a join is 16 to 128 printable ASCII characters, "
+                          "no spaces, and hard to guess (a random UUID, say): it gets the seat's "
+                          "token again.")
+    return key
 
 
 def _unknown_game(game_id: str) -> ParlorError:
