@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -39,6 +40,9 @@ def start_dev(extra_env: dict[str, str]):
         lines.append(line)
         if line.startswith("Parlor is running"):
             banner = "".join(lines[-1:] + [proc.stdout.readline() for _ in range(6)])
+            # Keep reading what it prints: a full pipe would block its logging
+            # (and with it its shutdown) once a test has it do enough.
+            threading.Thread(target=proc.stdout.read, daemon=True).start()
             return proc, http_port, banner
     proc.kill()
     raise AssertionError("parlor dev did not come up:\n" + "".join(lines))
@@ -50,7 +54,6 @@ def stop(proc) -> int:
         code = proc.wait(30)
     finally:
         proc.kill()
-    proc.stdout.read()
     return code
 
 

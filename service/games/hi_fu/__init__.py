@@ -174,6 +174,21 @@ class HiFu(Game):
         following = [card for card in hand if card["colour"] == lead]
         return [{"play": dict(card)} for card in following or hand]
 
+    def default_action(self, state: State, seat: int, rng: Rng) -> dict[str, Any]:
+        """A seat whose clock runs out in the discard removes all the cards it
+        still has to remove at once (one move, a shorthand legal_actions does not
+        list), drawn at random from its hand: removed cards are never shown, so a
+        fixed choice (the highest) would tell the others what it kept. In a
+        trick it plays one of its legal cards drawn at random: the card is seen,
+        but a fixed one (the lowest of the lead colour) would tell the others
+        what else the seat holds."""
+        hand = state["hands"][seat]
+        if state["phase"] == "discard":
+            pool = list(hand)
+            rng.shuffle(pool)
+            return {"discard": {"cards": sorted(pool[:len(hand) - KEEP], key=_sort_key)}}
+        return rng.choice(self.legal_actions(state, seat))
+
     def check(self, state: State, seat: int, action: dict[str, Any]) -> None:
         if not isinstance(action, dict) or len(action) != 1:
             raise RulesError("MALFORMED_ACTION",
