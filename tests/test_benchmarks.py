@@ -49,3 +49,18 @@ def test_a_short_http_workers_run_prints_its_table():
             assert line, out
             if scenario == "pipelined x1":
                 assert re.search(r"pipelined req/s, ([\d,]+)/\1 answered in order", line.group()), line.group()
+
+
+def test_a_short_win_rate_run_prints_a_row_for_every_game_and_player_count():
+    """tests/benchmarks/winrate.py: two matches per game and player count, the
+    strong bot of every game against random ones, to the end."""
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.benchmarks.winrate", "--matches", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = re.findall(r"^\| (\w+) \| (\d) \| 2 \| [\d.]+% \| [\d.]+% \| [\d.]+ \| [\d.]+% \| [\d.]+ \|$",
+                      run.stdout, re.M)
+    from parlor.service import games
+    expected = {(game_id, str(n)) for game_id, game in games.GAMES.items()
+                for n in range(game.min_players, game.max_players + 1)}
+    assert set(rows) == expected, run.stdout
