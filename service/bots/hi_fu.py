@@ -22,8 +22,8 @@ the back side's penalty for going out); it plays the card with the best total.
 It reads only the seat's view, and its draws come from its generator only: the
 same view and generator give the same move.
 
-Cost: SAMPLES x (legal cards) playouts of at most nine tricks; about 5-15 ms a
-move on one core (the discard under 0.1 ms).
+Cost: SAMPLES x (legal cards) playouts of at most nine tricks: up to ~17 ms a
+move on one core early in a round, 2-3 ms on average (the discard under 0.1 ms).
 """
 
 from __future__ import annotations
