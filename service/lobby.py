@@ -40,12 +40,8 @@ _TOKEN = re.compile(r"(WAITING|ACTIVE)\|([a-z_]*)\|([0-9]{1,15})\|([a-z2-7]{24})
 
 def seats(record: Record) -> list[dict[str, Any]]:
     """The seats as every view and summary shows them."""
-    bots = record.bots or _NO_BOTS
-    return [{"seat": s, "name": name or "", "joined": name is not None, "bot": bots[s] or ""}
+    return [{"seat": s, "name": name or "", "joined": name is not None, "bot": record.bot(s) or ""}
             for s, name in enumerate(record.names)]
-
-
-_NO_BOTS = (None,) * 16  # (more than any game's seats)
 
 
 def summary(record: Record) -> bytes:
@@ -79,9 +75,9 @@ def lobby_ops(record: Record, before: int, now_ms: int, ttl_seconds: int, lobby_
     def key(name: str) -> str:
         return shard_key(shard, name)
 
-    listed_in = [key(f"lobby:{name}{suffix}") for name in _STATUS.values() for suffix in ("", f":{game}")]
     ops = []
     if record.status not in _STATUS:  # finished: out of the lobby
+        listed_in = [key(f"lobby:{name}{suffix}") for name in _STATUS.values() for suffix in ("", f":{game}")]
         ops += [ShardOp("ZREM", k, (match_id,)) for k in (*listed_in, key("lobby:exp"))]
         ops += [ShardOp("HDEL", key("lobby:info"), (match_id,)), ShardOp("HDEL", key("lobby:open"), (match_id,))]
         return ops

@@ -115,7 +115,7 @@ class Matches:
     async def create(self, request: pb.CreateMatchRequest) -> pb.Match:
         game, options = _game_and_options(request)
         table = _table_settings(request.visibility, request.turn_seconds, request.on_timeout)
-        bots = _bot_seats(request.bots, request.players)
+        seated_bots = _bot_seats(request.bots, request.players)
         if request.HasField("seed"):
             if not self.settings.allow_fixed_seed:
                 raise ParlorError("FIXED_SEED_DISABLED",
@@ -127,7 +127,7 @@ class Matches:
             seed = secrets.token_urlsafe(24)  # 192 random bits
         record = self._new_record(game, request.players, options, seed, **table)
         events: list[Any] = []
-        for seat, level in bots:
+        for seat, level in seated_bots:
             events.append(self._seat_bot(record, seat, level))
         events += self._start_if_full(record, game)
         while True:
@@ -189,8 +189,7 @@ class Matches:
                 record.names[seat] = name
                 record.token_hashes[seat] = token_hash(token)
                 events = [{"seat_joined": {"seat": seat, "name": name}}]
-            if fill_bots_at is not None and not record.fill_bots_at or \
-                    fill_bots_at is not None and fill_bots_at < record.fill_bots_at:
+            if fill_bots_at is not None and (not record.fill_bots_at or fill_bots_at < record.fill_bots_at):
                 record.fill_bots_at = fill_bots_at
             events += self._start_if_full(record, game)
             idem = None
@@ -216,9 +215,7 @@ class Matches:
         """Seats a bot (in the record) and returns the event that says so."""
         name = name or f"{level.capitalize()} bot"
         record.names[seat] = name
-        if record.bots is None:
-            record.bots = [None] * record.players
-        record.bots[seat] = level
+        _set_bot(record, seat, level)
         return {"seat_joined": {"seat": seat, "name": name, "bot": level}}
 
     def _start_if_full(self, record: Record, game: Game) -> list[Any]:
@@ -257,15 +254,12 @@ class Matches:
                 if record.active and record.legacy:
                     raise _too_old()
             before = record.status
-            record.token_hashes[seat] = None
-            record.left = [*(record.left or ()), digest]
+            _revoke_token(record, seat)
             if before == pb.WAITING:
                 record.names[seat] = None
                 events: list[Any] = [{"seat_left": {"seat": seat}}]
             else:
-                if record.bots is None:
-                    record.bots = [None] * record.players
-                record.bots[seat] = "random"
+                _set_bot(record, seat, "random")
                 events = [{"seat_left": {"seat": seat, "bot": "random"}}]
                 schedule.set_deadlines(record, _engine(record), self.store.now_ms())
             try:
@@ -455,18 +449,16 @@ class Matches:
                       for open_seat, name in enumerate(record.names) if name is None]
             return events + self._start_if_full(record, game), b"", "fill"
         events: list[Any] = []
-        label = f"bot_{record.bot(seat)}"
         if kind == schedule.TIMEOUT:
             label = f"timeout_{record.on_timeout}"
             if record.on_timeout == "bot":
-                record.left = [*(record.left or ()), record.token_hashes[seat]]
-                record.token_hashes[seat] = None
-                if record.bots is None:
-                    record.bots = [None] * record.players
-                record.bots[seat] = "random"
+                _revoke_token(record, seat)
+                _set_bot(record, seat, "random")
                 events.append({"turn_timed_out": {"seat": seat, "bot": "random"}})
             else:
                 events.append({"turn_timed_out": {"seat": seat}})
+        else:
+            label = f"bot_{record.bot(seat)}"
         level = record.bot(seat)
         if level:
             action = bots.choose(game, level, game.view(record.state, seat), game.legal(record.state, seat),
@@ -1031,6 +1023,21 @@ def _logged(entries: list[bytes], players: int) -> Iterator[tuple[int, dict[str,
     for index, data in enumerate(entries):
         entry = orjson.loads(data)
         yield entry[0], entry[1], entry[2] if len(entry) > 2 else players + index + 1
+
+
+def _set_bot(record: Record, seat: int, level: str) -> None:
+    """Gives `seat` to a bot of `level` (a record from before bots has no
+    list of them yet)."""
+    if record.bots is None:
+        record.bots = [None] * record.players
+    record.bots[seat] = level
+
+
+def _revoke_token(record: Record, seat: int) -> None:
+    """Takes the seat's token away, its hash kept in `left` so that the
+    token is refused as one whose seat was left (see _seat_of)."""
+    record.left = [*(record.left or ()), record.token_hashes[seat]]
+    record.token_hashes[seat] = None
 
 
 def _too_old() -> ParlorError:

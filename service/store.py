@@ -667,7 +667,7 @@ class MatchStore:
                 shard_keys.append(op.key)
             ops += [op.command, b"%d" % len(op.args), b"%d" % (5 + shard_keys.index(op.key)),
                     *(a if isinstance(a, bytes) else str(a).encode() for a in op.args)]
-        window_ends = int(self._clock() * 1000 + self.clock_offset_ms) + WRITE_WINDOW_MS
+        window_ends = self.now_ms() + WRITE_WINDOW_MS
         args = ["new" if expected_version is None else expected_version, value, ttl_seconds * 1000,
                 idempotency[0] if idempotency else "", idempotency[1] if idempotency else "",
                 action, _pack(packed), window_ends, _pack(ops), match_id[0] if work_now else ""]
@@ -889,22 +889,20 @@ class EventNotices:
         self._moved = True
 
     def unwatch(self, match_id: str, notice: asyncio.Event) -> None:
-        key = match_id
-        waiting = self._watchers.get(key)
+        waiting = self._watchers.get(match_id)
         if waiting is not None:
             waiting.discard(notice)
             if not waiting:
-                del self._watchers[key]
-                self._epochs.pop(key, None)
+                del self._watchers[match_id]
+                self._epochs.pop(match_id, None)
 
     def epoch(self, match_id: str) -> object:
         """A token that changes whenever a notice of new events in `match_id`
         arrives (or may have been missed): a read begun in an earlier epoch
         may predate the news."""
-        key = match_id
-        epoch = self._epochs.get(key)
+        epoch = self._epochs.get(match_id)
         if epoch is None:
-            epoch = self._epochs[key] = object()
+            epoch = self._epochs[match_id] = object()
         return epoch
 
     async def close(self) -> None:
