@@ -84,7 +84,7 @@ def _with_options(body: dict, fields: tuple[str, ...], what: str) -> dict:
             raise ApiError(400, "INVALID_ARGUMENT", "`options` must be a JSON object.")
         options = dict(options)
         for name, canonical in _TABLE_FIELDS.items():
-            if name in options and (canonical in fields or name in fields):
+            if name in options and canonical in fields:  # (fields lists both spellings)
                 value = options.pop(name)
                 if body.setdefault(canonical, value) != value:
                     raise ApiError(400, "INVALID_ARGUMENT", f"`{canonical}` is given twice, differently "
@@ -194,7 +194,7 @@ def legal_actions(match_id: str):
 @bp.post("/matches/<match_id>/actions")
 def submit_action(match_id: str):
     raw = read_body()  # a body over the limit is 413, whoever sends it
-    auth = request.environ.get("HTTP_AUTHORIZATION")
+    auth = _auth()
     if auth is None:  # who asks comes before what they ask
         raise ApiError(401, "TOKEN_REQUIRED", "Acting needs the seat's token (Authorization: Bearer ...).")
     bearer(auth)  # a malformed one is INVALID_TOKEN, as the service answers on every route

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Iterable
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
@@ -226,7 +226,7 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
                 schema = {**schema, "description": description}
             properties[field.json_name] = schema
         out[name] = {"type": "object", "properties": properties}
-        choices = ["At most one of " + ", ".join(f"`{f.json_name}`" for f in oneof.fields) + " is set."
+        choices = [_choice_note(field.json_name for field in oneof.fields)
                    for oneof in desc.oneofs if _real(oneof)]  # (said once here, not on each field)
         if description := _description(_COMMENTS.get(desc.full_name), *choices):
             out[name]["description"] = description
@@ -235,6 +235,12 @@ def _collect(desc: Descriptor, out: dict[str, Any]) -> dict[str, Any]:
         if required:
             out[name]["required"] = required
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _choice_note(names: Iterable[str]) -> str:
+    """What a message's description says of a oneof, given its fields' JSON
+    names (document() takes it out again where REST moves the choices)."""
+    return "At most one of " + ", ".join(f"`{name}`" for name in names) + " is set."
 
 
 def _description(*notes: str | None | bool) -> str:
@@ -649,8 +655,7 @@ def document() -> dict[str, Any]:
                                                 "details": {"type": "object",
                                                             "additionalProperties": {"type": "string"}}}}},
     }
-    match_id = {"name": "matchId", "in": "path", "required": True, "example": _MATCH_ID,
-                "schema": {"type": "string"},
+    match_id = {"name": "matchId", "in": "path", "required": True, "schema": {"type": "string"},
                 "description": "The match's id, as createMatch returned it (24 characters of a-z and 2-7; "
                                "any other is 404 MATCH_NOT_FOUND)."}
     idem = {"name": "Idempotency-Key", "in": "header", "required": False,
@@ -674,6 +679,16 @@ def document() -> dict[str, Any]:
                                "parameters": {"matchId": "$response.body#/matchId"}}
                    for operation in ("getMatch", "joinMatch", "listLegalActions", "submitAction",
                                      "listEvents")}
+    # Links from a join's (or quick match's) reply to the seat's operations: the
+    # match and seat are parameters; the token, which a link cannot carry (it
+    # goes in a header), is named in `x-seat-token` and in words.
+    seat_links = {operation: {
+        "operationId": operation,
+        "parameters": {"matchId": "$response.body#/matchId",
+                       **({"seat": "$response.body#/seat"} if operation == "leaveMatch" else {})},
+        "description": "As the seat that was taken: send `Authorization: Bearer {$response.body#/token}`.",
+        "x-seat-token": "$response.body#/token"}
+        for operation in ("getMatch", "listLegalActions", "submitAction", "listEvents", "leaveMatch")}
     # Health replies: {"status"} (and when not ready, an `error` as in Error).
     status = {"type": "object", "required": ["status"],
               "properties": {"status": {"type": "string", "enum": ["ok", "ready", "unavailable"]},
@@ -699,7 +714,7 @@ def document() -> dict[str, Any]:
             "parameters": [join_idem],
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/QuickMatchBody"}}}},
-            "responses": {"200": {**_json(ref(pb.JoinMatchResponse)), "links": match_links},
+            "responses": {"200": {**_json(ref(pb.JoinMatchResponse)), "links": seat_links},
                           **_errors(400, 409, 413, 503)}}},
         "/v1/matches/{matchId}/replay": {"get": {
             "summary": "A finished match's replay record (see `parlor verify`)", "operationId": "getReplay",
@@ -749,7 +764,8 @@ def document() -> dict[str, Any]:
             "parameters": [match_id, join_idem],
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/JoinBody"}}}},
-            "responses": {"200": _json(ref(pb.JoinMatchResponse)), **_errors(400, 404, 409, 413, 503)}}},
+            "responses": {"200": {**_json(ref(pb.JoinMatchResponse)), "links": seat_links},
+                          **_errors(400, 404, 409, 413, 503)}}},
         "/v1/matches/{matchId}/legal-actions": {"get": {
             "summary": "The caller's legal actions", "operationId": "listLegalActions",
             "description": "Complete; each element can be posted back unchanged as `action`. "
@@ -806,18 +822,6 @@ def document() -> dict[str, Any]:
                              "responses": {"200": {"description": "text exposition format",
                                                    "content": {"text/plain": {}}}}}},
     }
-    # Links from a join's (or quick match's) reply to the seat's operations: the
-    # match and seat are parameters; the token, which a link cannot carry (it
-    # goes in a header), is named in `x-seat-token` and in words.
-    seat_links = {operation: {
-        "operationId": operation,
-        "parameters": {"matchId": "$response.body#/matchId",
-                       **({"seat": "$response.body#/seat"} if operation == "leaveMatch" else {})},
-        "description": "As the seat that was taken: send `Authorization: Bearer {$response.body#/token}`.",
-        "x-seat-token": "$response.body#/token"}
-        for operation in ("getMatch", "listLegalActions", "submitAction", "listEvents", "leaveMatch")}
-    for path in ("/v1/matches/{matchId}/seats", "/v1/quick-match"):
-        paths[path]["post"]["responses"]["200"]["links"] = seat_links
     paths["/v1/matches/{matchId}/actions"]["post"]["description"] = (
         "Plays one action for the seat whose token is sent, and answers with the seat's view after it and "
         "the seat's view of the events it brought. The action is the match's game's, in the field named "
@@ -851,17 +855,15 @@ def document() -> dict[str, Any]:
             media["examples"] = {key: {"value": value} for key, value in found["reply"].items()}
     # Replies whose game options REST gives in `options` (as a create takes them),
     # not in a field named after the game.
+    game_fields = [field.json_name for field in option_fields]
     for name in ("MatchSummary", "Replay"):
         schema = schemas[name]
-        game_fields = {field.json_name for field in option_fields}
         schema["properties"] = {key: value for key, value in schema["properties"].items()
                                 if key not in game_fields}
         schema["properties"]["options"] = {"anyOf": list(options.values()),
                                            "description": "The game's options, every one with its value "
                                                           "(a first seat left to the draw is left out)."}
-        schema["description"] = schema.get("description", "").replace(
-            "At most one of " + ", ".join(f"`{f}`" for f in sorted(game_fields, key=list(
-                f.json_name for f in option_fields).index)) + " is set.", "").strip()
+        schema["description"] = schema.get("description", "").replace(_choice_note(game_fields), "").strip()
     # The messages a request carries, and the bodies: the names each takes. (The
     # server also takes the proto field names, e.g. `hidden_winnings`, which
     # propertyNames lists and patternProperties types as their twins;

@@ -124,8 +124,8 @@ def dev() -> int:
 
 
 def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
-    """Runs the service, then the gateway once the service serves, until
-    Ctrl-C (or SIGTERM) or either exits; stops both."""
+    """Runs the service and the worker, then the gateway once the service
+    serves, until Ctrl-C (or SIGTERM) or any of them exits; stops them all."""
     # Where to reach what binds PARLOR_HOST (a wildcard: on the loopback).
     host = env["PARLOR_HOST"] if env["PARLOR_HOST"] not in ("0.0.0.0", "::") else "127.0.0.1"
     env["PARLOR_SERVICE_TARGET"] = target = host_port(host, settings.grpc_port)
@@ -134,6 +134,7 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
     # 503 after the banner said Parlor was running.
     children = [subprocess.Popen([sys.executable, "-m", "parlor.service.server"], env=env),
                 subprocess.Popen([sys.executable, "-m", "parlor.service.worker"], env=env)]
+    before_gateway = len(children)  # (the gateway is the last child)
     stopping = False
 
     def stop(signum=None, _frame=None):
@@ -153,7 +154,7 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
                 code = exited[0].returncode or 1
                 print(f"parlor dev: a server exited ({code}); stopping", file=sys.stderr)
                 break
-            if len(children) == 2:
+            if len(children) == before_gateway:
                 if _serving(target):
                     children.append(subprocess.Popen([sys.executable, *GATEWAY_ARGS], env=env))
             elif not announced and _ready(f"{rest}/readyz"):
@@ -167,7 +168,8 @@ def _supervise(env: dict[str, str], settings: Settings, embedded: bool) -> int:
                       f"  Redis  {redacted_url(env['REDIS_URL'])}"
                       f"{' (embedded, discarded on exit)' if embedded else ' (REDIS_URL)'}\n", flush=True)
             if not announced and time.monotonic() - started > 30:
-                waiting = "the service (is Redis reachable?)" if len(children) == 2 else "the gateway"
+                waiting = ("the service (is Redis reachable?)" if len(children) == before_gateway
+                           else "the gateway")
                 print(f"parlor dev: still waiting for {waiting} after 30 s; check the logs above",
                       file=sys.stderr)
                 started = time.monotonic()
@@ -197,10 +199,11 @@ def _announce(target: str, rest: str) -> None:
 
 def _withdraw() -> None:
     try:
-        with open(_dev_file(), encoding="utf-8") as file:
+        path = _dev_file()
+        with open(path, encoding="utf-8") as file:
             if json.load(file).get("pid") != os.getpid():
                 return  # another parlor dev's
-        os.unlink(_dev_file())
+        os.unlink(path)
     except (OSError, ValueError, AttributeError):
         pass
 
