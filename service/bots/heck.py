@@ -62,7 +62,7 @@ def _guess(game: Game, view: dict[str, Any], seat: int, rng: Rng) -> State:
     order = [(view["first_player"] + k) % n for k in range(n)]
 
     own = view["snake"]
-    own_id = None if own is None else next(i for i, s in enumerate(SNAKES) if s == own)
+    own_id = None if own is None else SNAKES.index(own)
     unseen_snakes = [i for i in range(len(SNAKES)) if i != own_id]
     # Snakes are dealt from the first player on: seats past the deck's end hold none.
     holding = len(SNAKES) - view["snake_deck_size"] - view["snake_discard_size"]

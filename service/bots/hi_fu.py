@@ -32,17 +32,15 @@ import random
 from typing import Any
 
 from ..games.base import Action, Game
-from ..games.hi_fu import BOARD, COLOURS, HI_FU, HIGHEST_NUMBER, KEEP, MII
+from ..games.hi_fu import BOARD, COLOUR_ORDER, COLOURS, HI_FU, HIGHEST_NUMBER, KEEP, MII
 from ..games.rng import Rng
 
 SAMPLES = 24
 
-_COLOUR = {colour: i for i, colour in enumerate(COLOURS)}
-
 
 def _code(card: dict[str, Any]) -> int:
     """A card as one int: colour * 16 + number."""
-    return _COLOUR[card["colour"]] * 16 + card["number"]
+    return COLOUR_ORDER[card["colour"]] * 16 + card["number"]
 
 
 def choose(game: Game, view: dict[str, Any], legal: list[Action], seat: int,
@@ -114,7 +112,7 @@ def _play(view: dict[str, Any], legal: list[Action], seat: int, rng: Rng) -> Act
         dealt = 0
         for other in range(players):
             if other == seat:
-                hands.append(list(hand))
+                hands.append(hand)  # (every playout gets copies of the hands)
             else:
                 hands.append(unseen[dealt:dealt + sizes[other]])
                 dealt += sizes[other]

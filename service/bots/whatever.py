@@ -28,8 +28,8 @@ from typing import Any
 
 from ..games.base import Action, Game
 from ..games.rng import Rng
-from ..games.whatever import (DECK, WIN_TOTAL, WIN_WHATEVERS, acts_as, add_card, row_total,
-                              settle, whatever_count)
+from ..games.whatever import (DECK, WIN_TOTAL, WIN_WHATEVERS, acts_as, add_card, physical,
+                              point_value, row_total, settle, whatever_count)
 
 # A total below this counts as this in the table: such a row is far from winning
 # whatever its exact total.
@@ -86,7 +86,7 @@ def _exchange(table: Table, legal: list[Action]) -> Action:
     for action in legal:
         if "exchange" in action:
             row = list(table.rows[seat])
-            value = int(acts_as(row.pop(action["exchange"]["position"])))
+            value = point_value(row.pop(action["exchange"]["position"]))
             row, _ = settle(row)
             share = table.share(seat, row, {seat: value})  # a negative card costs tokens
             if share > best_share:
@@ -248,5 +248,5 @@ def unseen(view: dict[str, Any]) -> Counter:
     if view["drawn_card"] is not None:
         seen.append(view["drawn_card"])
     for card in seen:
-        pool["copy" if card["is_copy"] else _code(card)] -= 1
+        pool[physical(_code(card))] -= 1
     return +pool  # a deck arranged apart from DECK may leave counts below zero

@@ -9,33 +9,17 @@ import random
 
 import pytest
 
-from parlor.service import bots
 from parlor.service.bots import heck as strong
 from parlor.service.games.heck import CRITTERS, GAME, HECK_CARDS, SNAKES
 from parlor.service.games.rng import Rng
+from tests.bots import support
 from tests.games import harness
-
-SAFE = {"safe": True, "hiss": 0, "slither": 0, "chomp": 0, "heck": 0}
-OPTION_SETS = [{}, {"long_game": True}, {"max_rounds": 3}, {"first_seat": 1},
-               {"long_game": True, "max_rounds": 2, "first_seat": 0}]
-
-
-def critter(word: str, *traits: str) -> int:
-    """The critter of `word` listing exactly these traits ("hiss", "chomp 2")."""
-    want = []
-    for text in traits:
-        name, _, threshold = text.partition(" ")
-        want.append({"trait": name, "threshold": int(threshold or 0)})
-    return next(c["id"] for c in CRITTERS if c["word"] == word and c["traits"] == want)
+from tests.games.test_heck import OPTION_SETS, SAFE, bet, critter
 
 
 def snake(hiss: int, slither: int, chomp: int) -> int:
     """The first snake card with these capacities."""
     return SNAKES.index({"hiss": hiss, "slither": slither, "chomp": chomp})
-
-
-def bet(hiss: int = 0, slither: int = 0, chomp: int = 0, heck: int = 0) -> dict:
-    return {"safe": False, "hiss": hiss, "slither": slither, "chomp": chomp, "heck": heck}
 
 
 def strong_move(state, seat: int, seed: str = "bot") -> dict:
@@ -62,12 +46,7 @@ def test_the_default_move_is_accepted_for_every_seat_to_act(players):
 
 @pytest.mark.parametrize("players", range(2, 6))
 def test_a_match_of_default_moves_only_ends(players):
-    state, rng = harness.start(GAME, players, {}, seed="all-default")
-    n = 0
-    while GAME.outcome(state) is None:
-        seat = GAME.to_act(state)[0]
-        harness.play(GAME, state, seat, GAME.timeout_action(state, seat, Rng.from_seed(str(n))), rng)
-        n += 1
+    state, _ = support.play_default_moves(GAME, players)
     assert state["round"] <= 40
 
 
@@ -92,30 +71,13 @@ def test_the_default_move_is_a_legal_bet_drawn_from_the_seats_generator():
 
 @pytest.mark.parametrize("players", range(2, 6))
 def test_the_strong_bot_always_moves_legally(players):
-    state, rng = harness.start(GAME, players, {}, seed=f"strong/{players}")
-    chooser = random.Random(players)
-    strong_seats = {0, players - 1}
-    version = 0
-    while GAME.outcome(state) is None:
-        seat = chooser.choice(GAME.to_act(state))
-        legal = GAME.legal(state, seat)
-        level = "strong" if seat in strong_seats else "random"
-        action = bots.choose(GAME, level, GAME.view(state, seat), legal, seat,
-                             bots.bot_rng("legal", seat, version))
-        assert action in legal
-        harness.play(GAME, state, seat, action, rng)
-        version += 1
+    support.play_with_strong_seats(GAME, players, f"strong/{players}", {0, players - 1},
+                                   chooser=random.Random(players), bot_seed="legal")
 
 
 def test_the_same_view_and_seed_give_the_same_move_and_leave_the_arguments_alone():
     state, _ = harness.start(GAME, 4, {}, seed="repeat")
-    view, legal = GAME.view(state, 2), GAME.legal(state, 2)
-    before = copy.deepcopy((view, legal))
-    first, second = Rng.from_seed("same"), Rng.from_seed("same")
-    move = strong.choose(GAME, view, legal, 2, first)
-    assert strong.choose(GAME, view, legal, 2, second) == move
-    assert first.counter == second.counter
-    assert (view, legal) == before
+    support.assert_repeatable(GAME, strong, state, 2)
 
 
 def test_the_strong_bot_takes_a_sure_win():
@@ -157,8 +119,7 @@ def hidden_twin(state, seat: int, chooser: random.Random):
 
 
 def assert_same_move(a, b, seat: int, seed: str) -> None:
-    assert GAME.view(a, seat) == GAME.view(b, seat)
-    assert GAME.legal(a, seat) == GAME.legal(b, seat)
+    harness.assert_same_for(GAME, seat, a, b)
     assert strong_move(a, seat, seed) == strong_move(b, seat, seed)
 
 

@@ -13,29 +13,10 @@ from parlor.service.games import heul_doch
 from parlor.service.games.heul_doch import GAME
 from parlor.service.games.rng import Rng
 from tests.games import harness
+from tests.games.test_heul_doch import card, onion, position
 
 PLAYERS = [3, 4, 5, 6]
 OPTIONS = [{}, {"special_cards": True}]
-
-
-def card(name: str) -> dict:
-    """A card name ("red-5", "werewolf") as the HeulDochCard dict."""
-    if "-" in name:
-        colour, number = name.split("-")
-        return {"colour": colour, "number": int(number)}
-    return {"special": name}
-
-
-def onion(name: str) -> dict:
-    """An arrangement pile entry lying face down."""
-    return {"card": name, "onion": True}
-
-
-def position(piles, hands, draw=(), first=0, special=False):
-    """A game set to an explicit position (piles bottom first)."""
-    state, _ = harness.start(GAME, len(piles), {"special_cards": special, "first_seat": first},
-                             arrangement={"piles": piles, "hands": hands, "draw": list(draw)})
-    return state
 
 
 def strong_move(state, seat, seed="bot"):
@@ -90,12 +71,12 @@ def test_the_default_move_lays_a_hand_card_drawn_from_the_seats_generator_as_an_
     would tell the table something of it, so the card comes from the seat's own
     generator (repeatable, not guessable). An onion gives no seat points, where
     a card face up may have to go to a neighbour."""
-    state = position([["red-1"], ["black-6"], ["green-3"]],
+    state, _ = position([["red-1"], ["black-6"], ["green-3"]],
                      [["green-1", "blue-7", "red-5", "red-6"], ["orange-2"], ["yellow-3"]])
     laid = {GAME.timeout_action(state, 0, Rng.from_seed(str(n)))["onion"]["card"]["number"] for n in range(40)}
     assert laid == {1, 7, 5, 6}
     assert GAME.timeout_action(state, 0, Rng.from_seed("x")) == GAME.timeout_action(state, 0, Rng.from_seed("x"))
-    state = position([["red-1"], ["black-6"], ["green-3"]],
+    state, _ = position([["red-1"], ["black-6"], ["green-3"]],
                      [["orange-2"], ["green-6", "blue-6"], ["yellow-3"]], first=1)
     default = GAME.timeout_action(state, 1, Rng.from_seed("y"))
     harness.play(GAME, state, 1, default, Rng.from_seed("t"))
@@ -105,7 +86,7 @@ def test_the_default_move_lays_a_hand_card_drawn_from_the_seats_generator_as_an_
 
 def test_the_default_move_may_lay_a_special_card_as_an_onion():
     piles, hands = [["red-1"], ["black-6"], ["green-3"]], [["werewolf"], ["catapult"], []]
-    state = position(piles, hands, special=True)
+    state, _ = position(piles, hands, special=True)
     assert GAME.timeout_action(state, 0, Rng.from_seed("x")) == {"onion": {"card": card("werewolf")}}
     harness.play(GAME, state, 0, GAME.timeout_action(state, 0, Rng.from_seed("x")), Rng.from_seed("t"))
 
@@ -144,13 +125,13 @@ def test_the_same_inputs_give_the_same_move(options):
 def test_the_strong_bot_plays_its_best_card_on_its_own_pile():
     # The rules' checked example: the red 7 is the only card the own pile takes;
     # the others would feed a neighbour.
-    state = position([["red-5"], ["blue-4"], ["green-2"]],
+    state, _ = position([["red-5"], ["blue-4"], ["green-2"]],
                      [["blue-5", "green-5", "red-2", "red-7"], ["orange-1"], ["orange-2"]])
     assert strong_move(state, 0) == {"face_up": {"card": card("red-7"), "pile": "own"}}
 
 
 def test_the_strong_bot_catapults_a_neighbours_seven():
-    state = position([["red-1"], ["black-7"], ["green-3"]],
+    state, _ = position([["red-1"], ["black-7"], ["green-3"]],
                      [["catapult", "orange-4"], ["orange-2"], ["yellow-3"]], special=True)
     assert strong_move(state, 0) == {"catapult": {}}
 
@@ -189,8 +170,7 @@ def counterfactual(state, seat, chooser):
 
 def assert_blind(a, b, seat):
     """`seat` sees the same in `a` and `b`, and the bot moves the same in both."""
-    assert GAME.view(a, seat) == GAME.view(b, seat)
-    assert GAME.legal(a, seat) == GAME.legal(b, seat)
+    harness.assert_same_for(GAME, seat, a, b)
     assert strong_move(a, seat, "blind") == strong_move(b, seat, "blind")
 
 
@@ -218,8 +198,8 @@ def test_an_explicit_pair_differing_in_hands_draw_and_onions():
     piles_a = [["orange-7", onion("black-7"), "red-5"], ["blue-4"], [onion("green-2")]]
     piles_b = [["orange-1", onion("yellow-1"), "red-5"], ["blue-4"], [onion("purple-7")]]
     hand = ["blue-5", "green-5", "red-2", "red-7"]
-    a = position(piles_a, [hand, ["blue-7", "blue-6"], ["red-4", "purple-3"]],
+    a, _ = position(piles_a, [hand, ["blue-7", "blue-6"], ["red-4", "purple-3"]],
                  draw=["red-6", "red-3", "black-1"])
-    b = position(piles_b, [hand, ["orange-2", "purple-1"], ["green-7", "yellow-7"]],
+    b, _ = position(piles_b, [hand, ["orange-2", "purple-1"], ["green-7", "yellow-7"]],
                  draw=["yellow-2", "blue-1", "black-4"])
     assert_blind(a, b, 0)

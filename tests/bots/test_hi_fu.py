@@ -9,19 +9,14 @@ import random
 
 import pytest
 
-from parlor.service import bots
 from parlor.service.bots import hi_fu as strong
-from parlor.service.games.hi_fu import GAME, KEEP
+from parlor.service.games.hi_fu import COLOUR_ORDER, GAME, KEEP, deck
 from parlor.service.games.rng import Rng
+from tests.bots import support
 from tests.games import harness
+from tests.games.test_hi_fu import card as c  # "r15" is the red 15
 
 OPTION_SETS = [{}, {"board": "back"}, {"first_seat": 1}]
-
-
-def c(text: str) -> dict:
-    """"r15" is the red 15."""
-    colour = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}[text[0]]
-    return {"colour": colour, "number": int(text[1:])}
 
 
 def strong_move(state, seat: int, seed: str = "bot") -> dict:
@@ -46,12 +41,7 @@ def test_the_default_move_is_accepted_for_every_seat_to_act(players):
 
 @pytest.mark.parametrize("players", [4, 5])
 def test_a_match_of_default_moves_only_ends(players):
-    state, rng = harness.start(GAME, players, {}, seed="all-default")
-    n = 0
-    while GAME.outcome(state) is None:
-        seat = GAME.to_act(state)[0]
-        harness.play(GAME, state, seat, GAME.timeout_action(state, seat, Rng.from_seed(str(n))), rng)
-        n += 1
+    _, n = support.play_default_moves(GAME, players)
     assert n <= 5 * (players + 9 * players)
 
 
@@ -84,32 +74,16 @@ def test_a_timed_out_play_is_one_of_the_legal_cards_drawn_at_random():
 @pytest.mark.parametrize("players", [4, 5])
 @pytest.mark.parametrize("board", ["front", "back"])
 def test_the_strong_bot_always_moves_legally(players, board):
-    state, rng = harness.start(GAME, players, {"board": board}, seed=f"strong/{players}/{board}")
-    chooser = random.Random(players)
-    strong_seats = {0, players - 1}
-    version = 0
-    while GAME.outcome(state) is None:
-        seat = chooser.choice(GAME.to_act(state))
-        legal = GAME.legal(state, seat)
-        level = "strong" if seat in strong_seats else "random"
-        action = bots.choose(GAME, level, GAME.view(state, seat), legal, seat,
-                             bots.bot_rng("legal", seat, version))
-        assert action in legal
-        harness.play(GAME, state, seat, action, rng)
-        version += 1
+    support.play_with_strong_seats(GAME, players, f"strong/{players}/{board}", {0, players - 1},
+                                   options={"board": board}, chooser=random.Random(players),
+                                   bot_seed="legal")
 
 
 def test_the_same_view_and_seed_give_the_same_move_and_leave_the_arguments_alone():
     state, rng = harness.start(GAME, 5, {"first_seat": 3}, seed="repeat")
     for seat in range(5):
         harness.play(GAME, state, seat, GAME.timeout_action(state, seat, Rng.from_seed("d")), rng)
-    view, legal = GAME.view(state, 3), GAME.legal(state, 3)
-    before = copy.deepcopy((view, legal))
-    first, second = Rng.from_seed("same"), Rng.from_seed("same")
-    move = strong.choose(GAME, view, legal, 3, first)
-    assert strong.choose(GAME, view, legal, 3, second) == move
-    assert first.counter == second.counter
-    assert (view, legal) == before
+    support.assert_repeatable(GAME, strong, state, 3)
 
 
 def test_the_discard_keeps_two_winners_and_removes_the_highest_of_the_rest():
@@ -162,8 +136,7 @@ def hidden_twin(state, seat: int, chooser: random.Random):
 
 
 def assert_same_move(a, b, seat: int, seed: str) -> None:
-    assert GAME.view(a, seat) == GAME.view(b, seat)
-    assert GAME.legal(a, seat) == GAME.legal(b, seat)
+    harness.assert_same_for(GAME, seat, a, b)
     assert strong_move(a, seat, seed) == strong_move(b, seat, seed)
 
 
@@ -190,7 +163,6 @@ def test_the_strong_bot_moves_alike_in_states_its_seat_cannot_tell_apart(players
 
 def started_with(players: int, hand: list[str], seat: int = 0):
     """A deal where `seat` holds `hand` and the rest is dealt in order."""
-    from parlor.service.games.hi_fu import deck
     mine = [c(t) for t in hand]
     rest = [card for card in deck(players) if card not in mine]
     size = len(deck(players)) // players
@@ -212,9 +184,7 @@ def in_play(known: dict[int, list[str]], tricks: list[int], trick: list[tuple[in
     others cards drawn from the rest, as many as a table at this point allows;
     `tricks` taken so far (a seat with two has its pawn on the board), `trick` the
     cards on the table, `turn` the seat to play."""
-    from parlor.service.games.hi_fu import COLOURS, deck
     state, _ = harness.start(GAME, 4, {"first_seat": 0}, seed="setup")
-    order = {colour: i for i, colour in enumerate(COLOURS)}
     in_hand = KEEP - sum(tricks)
     table = [(seat, c(text)) for seat, text in trick]
     used = [c(t) for cards in known.values() for t in cards] + [card for _, card in table]
@@ -225,7 +195,7 @@ def in_play(known: dict[int, list[str]], tricks: list[int], trick: list[tuple[in
         size = in_hand - any(s == seat for s, _ in table)
         hand = [c(t) for t in known[seat]] if seat in known else [rest.pop() for _ in range(size)]
         assert len(hand) == size, f"seat {seat} should hold {size} cards"
-        hands.append(sorted(hand, key=lambda k: (order[k["colour"]], k["number"])))
+        hands.append(sorted(hand, key=lambda k: (COLOUR_ORDER[k["colour"]], k["number"])))
     state.update(phase="play", hands=hands, removed=[[] for _ in range(4)], tricks=list(tricks),
                  tricks_played=sum(tricks), trick=[{"seat": s, "card": k} for s, k in table],
                  turn=turn, leader=table[0][0] if table else turn, last_trick=None)

@@ -12,17 +12,12 @@ import pytest
 from parlor.service import bots
 from parlor.service.bots import what_the_heck as strong
 from parlor.service.games.rng import Rng
-from parlor.service.games.what_the_heck import GAME, NUMBER_CARDS, PRIZE_CARDS
+from parlor.service.games.what_the_heck import GAME, NUMBER_CARDS
 
 from ..games import harness
+from ..games.test_what_the_heck import new
 
 CONFIGURATIONS = [(players, hidden) for players in range(2, 6) for hidden in (False, True)]
-
-
-def new(players=4, prizes=(), **arrangement):
-    """A game whose pile starts with `prizes` (two players: exactly the 12 given)."""
-    order = list(prizes) + ([] if players == 2 else [c for c in PRIZE_CARDS if c not in prizes])
-    return harness.start(GAME, players, arrangement={"prizes": order, **arrangement})
 
 
 def strong_move(state, seat, seed="move"):
@@ -155,8 +150,7 @@ def test_chances_agree_with_every_combination_of_bids():
 
 def assert_same_move(a, b, seat):
     assert a != b
-    assert GAME.view(a, seat) == GAME.view(b, seat)
-    assert GAME.legal(a, seat) == GAME.legal(b, seat)
+    harness.assert_same_for(GAME, seat, a, b)
     assert strong_move(a, seat, "twin") == strong_move(b, seat, "twin")
 
 

@@ -9,32 +9,15 @@ import copy
 
 import pytest
 
-from parlor.service import bots
 from parlor.service.bots import whatever as strong
 from parlor.service.games.rng import Rng
 from parlor.service.games.whatever import GAME
+from tests.bots import support
 from tests.games import harness
+from tests.games.test_whatever import PASS, SKIP, bid, exchange, new
 
-PASS = {"pass": {}}
-SKIP = {"skip": {}}
 PLAYERS = range(GAME.min_players, GAME.max_players + 1)
 OPTION_SETS = [{}, {"first_seat": 0}, {"first_seat": 1}]
-
-
-def bid(amount: int) -> dict:
-    return {"bid": {"amount": amount}}
-
-
-def exchange(position: int) -> dict:
-    return {"exchange": {"position": position}}
-
-
-def new(players: int = 3, deck=("+1",), rows=None, middle: int = 0, first: int = 0):
-    """A game with an explicit deck (top first), rows and middle."""
-    arrangement = {"deck": list(deck), "middle": middle}
-    if rows is not None:
-        arrangement["rows"] = [list(row) for row in rows]
-    return harness.start(GAME, players, {"first_seat": first}, arrangement=arrangement)
 
 
 def strong_move(state, seat: int, seed: str = "bot") -> dict:
@@ -111,30 +94,11 @@ def test_the_default_move_skips_the_exchange():
 # ---- the strong bot: legal and repeatable ---------------------------------------------
 
 
-def play_with_strong_seats(players: int, seed: str, strong_seats, each_move=None):
-    """A match where `strong_seats` use the strong bot and the others play at random;
-    each_move(state, seat) is called before every strong move."""
-    state, rng = harness.start(GAME, players, seed=seed)
-    version = 0
-    while GAME.outcome(state) is None:
-        seat = seat_to_act(state)
-        level = "strong" if seat in strong_seats else "random"
-        if level == "strong" and each_move is not None:
-            each_move(state, seat)
-        legal = GAME.legal(state, seat)
-        action = bots.choose(GAME, level, GAME.view(state, seat), legal, seat,
-                             bots.bot_rng(seed, seat, version))
-        assert action in legal
-        harness.play(GAME, state, seat, action, rng)
-        version += 1
-    return state
-
-
 @pytest.mark.parametrize("players", PLAYERS)
 def test_the_strong_move_is_always_legal(players):
     for game in range(4):
         strong_seats = {game % players} if game < 2 else set(range(0, players, 2))
-        play_with_strong_seats(players, f"legal/{players}/{game}", strong_seats)
+        support.play_with_strong_seats(GAME, players, f"legal/{players}/{game}", strong_seats)
 
 
 def test_the_same_view_and_seed_give_the_same_move():
@@ -146,7 +110,7 @@ def test_the_same_view_and_seed_give_the_same_move():
         assert (view, legal) == given  # and it leaves its arguments as they were
 
     for players in (2, 4, 6):
-        play_with_strong_seats(players, f"repeat/{players}", {0, 1}, twice)
+        support.play_with_strong_seats(GAME, players, f"repeat/{players}", {0, 1}, each_move=twice)
 
 
 # ---- the strong bot sees only its seat's view ----------------------------------------
@@ -168,8 +132,7 @@ def hidden_changed(state, seat: int, shuffle: Rng) -> dict:
 
 
 def assert_same_move(a, b, seat: int) -> None:
-    assert GAME.view(a, seat) == GAME.view(b, seat)
-    assert GAME.legal(a, seat) == GAME.legal(b, seat)
+    harness.assert_same_for(GAME, seat, a, b)
     assert strong_move(a, seat, "secret") == strong_move(b, seat, "secret")
 
 
@@ -185,7 +148,8 @@ def test_the_strong_move_does_not_depend_on_the_deck_or_anothers_drawn_card(play
             assert_same_move(state, other, seat)
 
     for game in range(2):
-        play_with_strong_seats(players, f"secret/{players}/{game}", set(range(players)), compare)
+        support.play_with_strong_seats(GAME, players, f"secret/{players}/{game}", set(range(players)),
+                                       each_move=compare)
     # the auction seen by the auctioneer and by the others, and the exchange
     assert phases == {("auction", True), ("auction", False), ("exchange", True)}
 
