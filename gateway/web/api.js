@@ -77,7 +77,7 @@ export async function withRetry(fn, attempts = 3) {
   }
 }
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Live events of a match: Server-Sent Events read with fetch, so that a seat's
@@ -160,7 +160,6 @@ export class LiveEvents {
     const reader = body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     let data = [];
-    let id = null;
     let retry = null;
     for (;;) {
       const {value, done} = await reader.read();
@@ -170,9 +169,8 @@ export class LiveEvents {
       buffer = lines.pop(); // an incomplete last line waits for the next chunk
       for (const line of lines) {
         if (line === "") { // the end of a message
-          if (data.length) this.deliver(id, data.join("\n"));
+          if (data.length) this.deliver(data.join("\n"));
           data = [];
-          id = null;
           continue;
         }
         if (line.startsWith(":")) continue; // a keep-alive comment
@@ -180,14 +178,14 @@ export class LiveEvents {
         const name = colon < 0 ? line : line.slice(0, colon);
         let value = colon < 0 ? "" : line.slice(colon + 1);
         if (value.startsWith(" ")) value = value.slice(1);
+        // (`id:` is not needed: an event's own number is where a stream resumes.)
         if (name === "data") data.push(value);
-        else if (name === "id") id = value;
         else if (name === "retry" && /^\d+$/.test(value)) retry = Number(value);
       }
     }
   }
 
-  deliver(id, text) {
+  deliver(text) {
     const event = JSON.parse(text);
     if (event.number <= this.last) return; // (seen before a reconnect)
     this.last = event.number;

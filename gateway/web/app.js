@@ -45,6 +45,12 @@ const SEAT_PREFIX = "parlor.seat.";
 const seatOf = (matchId) => store.get(SEAT_PREFIX + matchId);
 const keepSeat = (matchId, seat) => store.set(SEAT_PREFIX + matchId, seat);
 const forgetSeat = (matchId) => store.drop(SEAT_PREFIX + matchId);
+/** Keeps the seat a join (or quick match) answered with; returns what is kept. */
+function keepJoined(matchId, joined, game, title) {
+  const seat = {seat: joined.seat, token: joined.token, game, title, at: Date.now()};
+  keepSeat(matchId, seat);
+  return seat;
+}
 
 function mySeats() {
   const found = [];
@@ -58,6 +64,7 @@ function mySeats() {
 }
 
 const myName = () => store.get("parlor.name") || "";
+const keepName = (name) => store.set("parlor.name", name);
 
 let gamesList = null; // GET /v1/games, once per page load
 const titles = {}; // game id -> title, once the list has come
@@ -95,7 +102,7 @@ function errorText(err) {
 class HomePage {
   constructor() {
     this.nameInput = h("input", {type: "text", name: "name", maxlength: "64", autocomplete: "nickname",
-      value: myName(), placeholder: "Ann", oninput: () => store.set("parlor.name", this.nameInput.value.trim())});
+      value: myName(), placeholder: "Ann", oninput: () => keepName(this.nameInput.value.trim())});
     this.notice = h("p", {class: "notice", role: "alert"});
     this.gamesBox = h("div", {class: "games"}, h("p", {}, "Loading the games…"));
     this.lobbyBox = h("div", {class: "lobby"});
@@ -143,12 +150,8 @@ class HomePage {
 
   gameCard(game) {
     const module = MODULES[game.id];
-    const players = select("players", range(game.minPlayers, game.maxPlayers).map((n) => [n, String(n)]),
-      Math.min(Math.max(3, game.minPlayers), game.maxPlayers));
+    const players = playersSelect(game);
     const fill = select("fill", [[15, "after 15 s"], [30, "after 30 s"], [60, "after a minute"], [0, "never"]], 30);
-    const rules = h("div", {class: "rules"});
-    const details = h("details", {class: "rules-box", ontoggle: () => details.open && this.loadRules(game, rules)},
-      h("summary", {}, `Full rules of ${game.title}`), rules);
     return h("article", {class: "game", id: `game-${game.id}`, "aria-labelledby": `title-${game.id}`},
       h("h3", {id: `title-${game.id}`}, game.title),
       h("p", {class: "meta"}, `${game.minPlayers}-${game.maxPlayers} players`),
@@ -161,18 +164,7 @@ class HomePage {
         "Play now")),
       h("details", {class: "create-box"}, h("summary", {}, "New table: choose players, bots and options"),
         this.createForm(game)),
-      details);
-  }
-
-  async loadRules(game, box) {
-    if (box.dataset.loaded) return;
-    box.replaceChildren(h("p", {}, "Loading…"));
-    try {
-      box.replaceChildren(renderMarkdown(await api.rules(game.id)));
-      box.dataset.loaded = "yes";
-    } catch (err) {
-      box.replaceChildren(h("p", {class: "notice"}, errorText(err)));
-    }
+      rulesPanel(game.id, `Full rules of ${game.title}`, "rules-box", "notice"));
   }
 
   async quickMatch(game, players, fillAfter, button) {
@@ -183,7 +175,7 @@ class HomePage {
       if (fillAfter) body.fillWithBotsAfter = fillAfter;
       const key = newKey();
       const joined = await withRetry(() => api.quickMatch(body, key));
-      keepSeat(joined.matchId, {seat: joined.seat, token: joined.token, game: game.id, title: game.title, at: Date.now()});
+      keepJoined(joined.matchId, joined, game.id, game.title);
       go(joined.matchId);
     } catch (err) {
       this.notice.textContent = errorText(err);
@@ -194,8 +186,7 @@ class HomePage {
 
   createForm(game) {
     const form = h("form", {class: "create", "data-game": game.id});
-    const players = select("players", range(game.minPlayers, game.maxPlayers).map((n) => [n, String(n)]),
-      Math.min(Math.max(3, game.minPlayers), game.maxPlayers));
+    const players = playersSelect(game);
     const seatsBox = h("fieldset", {class: "seats-choice"});
     const optionsBox = h("div", {class: "options"});
     const visibility = h("input", {type: "checkbox", name: "public"});
@@ -243,7 +234,7 @@ class HomePage {
         const match = await api.create(body);
         const key = newKey();
         const joined = await withRetry(() => api.join(match.matchId, {name, seat: mySeat}, key));
-        keepSeat(match.matchId, {seat: joined.seat, token: joined.token, game: game.id, title: game.title, at: Date.now()});
+        keepJoined(match.matchId, joined, game.id, game.title);
         go(match.matchId);
       } catch (err) {
         this.notice.textContent = errorText(err);
@@ -258,8 +249,7 @@ class HomePage {
   async loadLobby() {
     if (document.hidden) return; // (nobody looks: the next tick will do)
     try {
-      const [waiting, active, list] = await Promise.all([api.lobby("WAITING"), api.lobby("ACTIVE"), games()]);
-      const titles = Object.fromEntries(list.map((g) => [g.id, g.title]));
+      const [waiting, active] = await Promise.all([api.lobby("WAITING"), api.lobby("ACTIVE"), games()]);
       const entry = (m, verb) => h("li", {},
         h("a", {href: `#/m/${m.matchId}`}, `${verb} ${titles[m.game] || m.game}`),
         ` · ${plural(m.players, "player")}`, m.status === "WAITING" ? ` · ${plural(m.openSeats, "open seat")}` : "",
@@ -276,6 +266,29 @@ class HomePage {
       this.lobbyBox.replaceChildren(h("p", {class: "notice"}, errorText(err)));
     }
   }
+}
+
+/** How many players: from the game's fewest to its most, three when it can. */
+function playersSelect(game) {
+  return select("players", range(game.minPlayers, game.maxPlayers).map((n) => [n, String(n)]),
+    Math.min(Math.max(3, game.minPlayers), game.maxPlayers));
+}
+
+/** A game's rulebook, read the first time it is opened. `errorClass` styles
+ * a failed read (none on a table, whose `.notice` is its own alert box). */
+function rulesPanel(gameId, summary, cls, errorClass) {
+  const box = h("div", {class: "rules"});
+  const details = h("details", {class: cls, ontoggle: async () => {
+    if (!details.open || box.dataset.loaded) return;
+    box.replaceChildren(h("p", {}, "Loading…"));
+    try {
+      box.replaceChildren(renderMarkdown(await api.rules(gameId)));
+      box.dataset.loaded = "yes";
+    } catch (err) {
+      box.replaceChildren(h("p", {class: errorClass}, errorText(err)));
+    }
+  }}, h("summary", {}, summary), box);
+  return details;
 }
 
 function range(from, to) {
@@ -322,7 +335,7 @@ function readOptions(game, form) {
 // ---- a match's table ------------------------------------------------------------
 
 const GENERAL_EVENTS = {
-  seatJoined: (e, name) => e.bot ? `A ${e.bot} bot sat down at ${seatLabel(e.seat)}.` : `${e.name} sat down at ${seatLabel(e.seat)}.`,
+  seatJoined: (e) => e.bot ? `A ${e.bot} bot sat down at ${seatLabel(e.seat)}.` : `${e.name} sat down at ${seatLabel(e.seat)}.`,
   seatLeft: (e, name) => `${name(e.seat)} left` + (e.bot ? `; a ${e.bot} bot plays on for them.` : "."),
   turnTimedOut: (e, name) => `${name(e.seat)} ran out of time` + (e.bot ? `; a ${e.bot} bot takes over.` : ": a default move is played."),
   matchStarted: () => "Every seat is taken: play starts.",
@@ -541,9 +554,8 @@ class MatchPage {
       const key = newKey();
       const joined = await withRetry(() => api.join(this.matchId, body, key));
       if (joined.token) {
-        this.mine = {seat: joined.seat, token: joined.token, game: this.view.game, title: this.title, at: Date.now()};
-        keepSeat(this.matchId, this.mine);
-        if (body.name) store.set("parlor.name", body.name);
+        this.mine = keepJoined(this.matchId, joined, this.view.game, this.title);
+        if (body.name) keepName(body.name);
         this.restartStream(); // the seat's own stream: its secrets too
       }
       this.notify("");
@@ -609,7 +621,7 @@ class MatchPage {
     // moved into each new rendering, so a re-render (any event) loses neither
     // what is typed or selected there nor an opened rulebook.
     this.share ??= this.shareBox();
-    this.rules ??= this.rulesPanel(view.game);
+    this.rules ??= rulesPanel(view.game, "Rules", "panel rules-box", null);
     this.head.replaceChildren(
       h("h1", {}, this.title),
       h("p", {class: "small"}, viewer === null ? "You are watching." : `You play ${seatLabel(viewer)}.`,
@@ -658,7 +670,7 @@ class MatchPage {
       actionButton: (action, content, {class: cls = "move", label = null} = {}) => {
         const key = JSON.stringify(action);
         used.add(key);
-        return h("button", {type: "button", class: cls, "aria-label": label, "data-action": key, "data-key": key,
+        return h("button", {type: "button", class: cls, "aria-label": label, "data-action": key,
           disabled: this.busy, onclick: (event) => this.act(action, event)}, content);
       },
     };
@@ -740,20 +752,6 @@ class MatchPage {
       h("p", {}, h("a", {href: "#/"}, "Play again")));
   }
 
-  rulesPanel(game) {
-    const box = h("div", {class: "rules"});
-    const details = h("details", {class: "panel rules-box", ontoggle: async () => {
-      if (!details.open || box.dataset.loaded) return;
-      try {
-        box.replaceChildren(renderMarkdown(await api.rules(game)));
-        box.dataset.loaded = "yes";
-      } catch (err) {
-        box.replaceChildren(h("p", {}, errorText(err)));
-      }
-    }}, h("summary", {}, "Rules"), box);
-    return details;
-  }
-
   logEvent(event) {
     const kind = Object.keys(GENERAL_EVENTS).find((k) => event[k]);
     let text = null;
@@ -782,7 +780,7 @@ class MatchPage {
     const active = document.activeElement;
     if (!active || !this.root.contains(active)) return null;
     const text = active.tagName === "INPUT" && active.type === "text";
-    return {element: active, key: active.dataset.key, wasMove: active.hasAttribute("data-action"),
+    return {element: active, key: active.dataset.action, // (a move's: undefined for anything else)
       selection: text ? [active.selectionStart, active.selectionEnd] : null};
   }
 
@@ -794,7 +792,7 @@ class MatchPage {
       return;
     }
     if (focus && focus.key) {
-      const same = [...this.body.querySelectorAll("[data-key]")].find((el) => el.dataset.key === focus.key);
+      const same = [...this.body.querySelectorAll("[data-action]")].find((el) => el.dataset.action === focus.key);
       if (same && !same.disabled) {
         same.focus();
         return;
@@ -802,7 +800,7 @@ class MatchPage {
     }
     // The focused move went away (played, or the moves changed): keep the
     // keyboard on the moves rather than back at the top of the page.
-    if ((focus && focus.wasMove) || (this.keyboard && document.activeElement === document.body)) this.focusMoves(false);
+    if ((focus && focus.key) || (this.keyboard && document.activeElement === document.body)) this.focusMoves(false);
   }
 
   focusMoves(fromLink) {

@@ -23,7 +23,7 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
-export function append(el, children) {
+function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -39,6 +39,12 @@ export function table(caption, headers, rows, props = {}) {
       h("thead", {}, h("tr", {}, headers.map((text) => h("th", {scope: "col"}, text)))),
       h("tbody", {}, rows.map((row) => row instanceof Node ? row
         : h("tr", {}, row.map((cell, i) => i === 0 ? h("th", {scope: "row"}, cell) : h("td", {}, cell)))))));
+}
+
+/** A panel of the table: <section class="panel"> headed by an <h2> that
+ * labels it (`titleId` null: a heading without an id, and no label). */
+export function panel(titleId, title, ...children) {
+  return h("section", {class: "panel", "aria-labelledby": titleId}, h("h2", {id: titleId}, title), children);
 }
 
 /** A labelled form field: <label>text <control></label>. */

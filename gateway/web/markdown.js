@@ -41,7 +41,7 @@ function blocks(lines) {
     } else if (RULE.test(line)) {
       out.push(h("hr"));
       i++;
-    } else if (line.trim().startsWith("|") && i + 1 < lines.length && TABLE_SEPARATOR.test(lines[i + 1])) {
+    } else if (startsTable(lines, i)) {
       const rows = [];
       for (; i < lines.length && lines[i].trim().startsWith("|"); i++) rows.push(lines[i]);
       out.push(pipeTable(rows));
@@ -63,7 +63,12 @@ function blocks(lines) {
 function startsBlock(lines, i) {
   const line = lines[i];
   return HEADING.test(line) || FENCE.test(line) || ITEM.test(line) || line.trim().startsWith(">") ||
-    (line.trim().startsWith("|") && i + 1 < lines.length && TABLE_SEPARATOR.test(lines[i + 1]));
+    startsTable(lines, i);
+}
+
+/** A pipe table: a row, then a separator row under it. */
+function startsTable(lines, i) {
+  return lines[i].trim().startsWith("|") && i + 1 < lines.length && TABLE_SEPARATOR.test(lines[i + 1]);
 }
 
 /** A list starting at lines[i]: its items are the lines marked at the first

@@ -1,7 +1,7 @@
 // Heck: lonely snakes bet eggs, at once and in secret, on hiss, slither, chomp
 // or the heck space to befriend the critters in the three slots.
 
-import {h, plural, table} from "../dom.js";
+import {h, panel, plural, table} from "../dom.js";
 
 export const summary =
   "Lonely snakes bet their eggs in secret on hiss, slither, chomp or the heck space to befriend critters. " +
@@ -26,8 +26,7 @@ export function render(ctx) {
   const parts = [];
   const max = game.options.maxRounds;
 
-  parts.push(h("section", {class: "panel", "aria-labelledby": "slots-title"},
-    h("h2", {id: "slots-title"}, game.finished ? "Game over" : `Round ${game.round}${max ? ` of at most ${max}` : ""}`),
+  parts.push(panel("slots-title", game.finished ? "Game over" : `Round ${game.round}${max ? ` of at most ${max}` : ""}`,
     h("p", {}, `${ctx.name(game.firstPlayer)} holds the first-player marker. Win with ${game.friendsToWin} friends ` +
       `or a clique of ${game.cliqueToWin}. Supply: ${plural(game.supply, "egg")} (${game.supplyBrown} brown).`),
     h("div", {class: "slots"}, game.slots.map((s) => h("figure", {class: "slot"},
@@ -38,8 +37,7 @@ export function render(ctx) {
 
   if (viewer !== null && (game.snake || game.bet)) {
     const bets = ctx.find(() => true);
-    parts.push(h("section", {class: "panel", "aria-labelledby": "bet-title"},
-      h("h2", {id: "bet-title"}, "Your eggs"),
+    parts.push(panel("bet-title", "Your eggs",
       game.snake ? h("p", {}, `Your snake lets you place at most hiss ${game.snake.hiss}, slither ${game.snake.slither}, ` +
         `chomp ${game.snake.chomp} (heck: any). You hold ${plural(game.seats[viewer].eggs, "egg")}.`) : null,
       game.bet ? h("p", {class: "note"}, `You bet: ${betText(game.bet)}. Waiting for the others.`) : null,
@@ -50,8 +48,7 @@ export function render(ctx) {
       }), {class: "bets"}) : null));
   }
 
-  parts.push(h("section", {class: "panel", "aria-labelledby": "seats-title"},
-    h("h2", {id: "seats-title"}, "Snakes"),
+  parts.push(panel("seats-title", "Snakes",
     table(null, ["Player", "Eggs", "Friends", "Held cards", "This round"], game.seats.map((s) => [
       ctx.name(s.seat),
       `${s.eggs}${s.brownEggs ? ` (${s.brownEggs} brown)` : ""}`,
@@ -60,8 +57,7 @@ export function render(ctx) {
       game.finished ? "-" : s.committed ? "bet ✓" : "thinking"]))));
 
   if (game.lastReveal && game.lastReveal.bets && game.lastReveal.bets.length) {
-    parts.push(h("section", {class: "panel", "aria-labelledby": "reveal-title"},
-      h("h2", {id: "reveal-title"}, `Bets of round ${game.lastReveal.round}`),
+    parts.push(panel("reveal-title", `Bets of round ${game.lastReveal.round}`,
       table(null, ["Player", "Snake (hiss/slither/chomp)", "Bet"], game.lastReveal.bets.map((b) => [
         ctx.name(b.seat), b.snake ? `${b.snake.hiss}/${b.snake.slither}/${b.snake.chomp}` : "-", betText(b)]))));
   }

@@ -2,7 +2,7 @@
 // neighbour's top must be given to that neighbour; onions (face-down cards)
 // devalue numbers in the own pile at the end.
 
-import {h, plural, table} from "../dom.js";
+import {h, panel, plural, table} from "../dom.js";
 
 export const summary =
   "Build your own pile of high cards, but a card that matches a neighbour's top card must go to that " +
@@ -39,8 +39,7 @@ export function render(ctx) {
   const right = viewer === null ? null : (viewer - 1 + n) % n;
   const where = (seat) => seat === viewer ? "your pile" : seat === left ? "your left neighbour" : seat === right ? "your right neighbour" : "";
 
-  parts.push(h("section", {class: "panel", "aria-labelledby": "piles-title"},
-    h("h2", {id: "piles-title"}, "Piles"),
+  parts.push(panel("piles-title", "Piles",
     h("p", {}, `Draw pile: ${plural(game.drawPile, "card")}. `,
       game.turn !== undefined ? `${ctx.name(game.turn)} to play.` : game.finished ? "Every hand is empty." : ""),
     h("div", {class: "piles"}, game.seats.map((s) => h("figure", {class: `pile${s.seat === game.turn ? " to-act" : ""}`},
@@ -65,8 +64,7 @@ export function render(ctx) {
       return ctx.actionButton(action, label, {class: "move", label: `${cardName(c)}: ${label}`});
     });
     const seen = [];
-    parts.push(h("section", {class: "panel", "aria-labelledby": "hand-title"},
-      h("h2", {id: "hand-title"}, "Your hand"),
+    parts.push(panel("hand-title", "Your hand",
       ctx.actions.length ? h("p", {class: "note"}, "Your turn: play one card.") : null,
       h("div", {class: "hand-moves"}, game.hand.map((c) => {
         // A second copy of a card shows no buttons again: both would play the same card.
@@ -77,8 +75,7 @@ export function render(ctx) {
   }
 
   if (game.finished) {
-    parts.push(h("section", {class: "panel", "aria-labelledby": "scores-title"},
-      h("h2", {id: "scores-title"}, "Piles in full"),
+    parts.push(panel("scores-title", "Piles in full",
       h("p", {class: "small"}, "Cards with a dashed edge were laid as onions."),
       table(null, ["Player", "Pile (bottom first)", "Onions", "Devalued", "Points", "Lost"], game.seats.map((s) => [
         ctx.name(s.seat),

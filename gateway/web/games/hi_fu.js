@@ -1,7 +1,7 @@
 // Hi-Fu!!: a must-follow trick-taking game; take exactly two of the round's
 // nine tricks. Each round starts with a hidden discard down to nine cards.
 
-import {h, plural, table} from "../dom.js";
+import {h, panel, plural, table} from "../dom.js";
 
 export const summary =
   "Trick-taking where the aim is exactly two tricks a round. Remove cards down to nine, follow the lead " +
@@ -12,9 +12,10 @@ const PHASES = {discard: "Everyone removes cards down to 9", play: "Tricks", ove
 const sameCard = (a, b) => a.colour === b.colour && a.number === b.number;
 const cardName = (c) => `${c.colour} ${c.number}`;
 
+const face = (c) => [h("span", {class: "value"}, String(c.number)), h("span", {class: "kind"}, c.colour)];
+
 function card(c, extra = "") {
-  return h("span", {class: `card suit c-${c.colour} ${extra}`, title: cardName(c)},
-    h("span", {class: "value"}, String(c.number)), h("span", {class: "kind"}, c.colour));
+  return h("span", {class: `card suit c-${c.colour} ${extra}`, title: cardName(c)}, face(c));
 }
 
 function played(ctx, list) {
@@ -27,8 +28,7 @@ export function render(ctx) {
   const parts = [];
   const active = game.phase !== "over";
 
-  parts.push(h("section", {class: "panel", "aria-labelledby": "round-title"},
-    h("h2", {id: "round-title"}, `Round ${game.round} of ${game.rounds}: ${PHASES[game.phase] || game.phase}`),
+  parts.push(panel("round-title", `Round ${game.round} of ${game.rounds}: ${PHASES[game.phase] || game.phase}`,
     game.phase === "play" ? h("p", {}, `Trick ${Math.min(game.tricksPlayed + 1, 9)} of 9. `,
       game.leadColour ? `Lead colour: ${game.leadColour}. ` : "",
       game.turn !== undefined ? `${ctx.name(game.turn)} to play.` : "") : null,
@@ -46,12 +46,11 @@ export function render(ctx) {
       const action = ctx.find((a) => removing ? a.discard && a.discard.cards.length === 1 && sameCard(a.discard.cards[0], c)
         : a.play && sameCard(a.play, c))[0];
       if (!action) return card(c, "idle");
-      return ctx.actionButton(action, [h("span", {class: "value"}, String(c.number)), h("span", {class: "kind"}, c.colour)],
+      return ctx.actionButton(action, face(c),
         {class: `card suit c-${c.colour}`, label: `${removing ? "Remove" : "Play"} ${cardName(c)}`});
     });
     const me = game.seats[viewer];
-    parts.push(h("section", {class: "panel", "aria-labelledby": "hand-title"},
-      h("h2", {id: "hand-title"}, "Your hand"),
+    parts.push(panel("hand-title", "Your hand",
       removing && me.toRemove ? h("p", {class: "note"}, `Remove ${plural(me.toRemove, "more card")} (hidden from everyone).`) : null,
       !removing && ctx.actions.length ? h("p", {class: "note"}, "Your turn: play a card.") : null,
       me.out ? h("p", {class: "note"}, "Mii! You took a third trick and are out of this round.") : null,
@@ -60,8 +59,7 @@ export function render(ctx) {
       game.putAway.length ? h("p", {}, "Put away: ", game.putAway.map(cardName).join(", ")) : null));
   }
 
-  parts.push(h("section", {class: "panel", "aria-labelledby": "seats-title"},
-    h("h2", {id: "seats-title"}, "Players"),
+  parts.push(panel("seats-title", "Players",
     table(null, ["Player", "Cards", "Tricks", "Pawn", "Score"], game.seats.map((s) => [
       ctx.name(s.seat),
       game.phase === "discard" && s.toRemove ? `${s.handSize} (removing ${s.toRemove})` : String(s.handSize),
@@ -79,8 +77,7 @@ export function render(ctx) {
         `${r.values[place - 1]} pt`, pawn ? ` · ${ctx.name(pawn.seat)}${pawn.standing ? "" : " (over)"}` : "");
     })]);
   }
-  parts.push(h("section", {class: "panel", "aria-labelledby": "board-title"},
-    h("h2", {id: "board-title"}, `Round board (${game.options.board || "front"} side)`),
+  parts.push(panel("board-title", `Round board (${game.options.board || "front"} side)`,
     h("p", {class: "small"}, "A pawn still standing at a round's end scores its place's points."),
     table(null, ["", ...game.board.map((r) => r.round === game.round ? `${r.round}R (now)` : `${r.round}R`)], rows,
       {class: "board"})));

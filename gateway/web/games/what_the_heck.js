@@ -1,7 +1,7 @@
 // What the Heck?: every seat bids a number card at once for the prize cards in
 // the pot; equal bids cancel out.
 
-import {h, plural, table} from "../dom.js";
+import {h, panel, plural, table} from "../dom.js";
 
 export const summary =
   "Everyone bids a number card (1-15) at once for the prize card turned up: mice are worth points, " +
@@ -20,9 +20,8 @@ export function render(ctx) {
   const over = ctx.view.status === "FINISHED";
   const parts = [];
 
-  parts.push(over ? h("section", {class: "panel"}, h("h2", {}, `All ${game.rounds} rounds played`))
-    : h("section", {class: "panel", "aria-labelledby": "pot-title"},
-      h("h2", {id: "pot-title"}, `Round ${game.round} of ${game.rounds}`),
+  parts.push(over ? panel(null, `All ${game.rounds} rounds played`)
+    : panel("pot-title", `Round ${game.round} of ${game.rounds}`,
       h("div", {class: "cards"}, game.pot.map(prize)),
       h("p", {}, game.pot.length > 1 ? `The pot carries over: worth ${game.potValue}. ` : "",
         game.potValue >= 0 ? "The highest unique bid takes it." : "The lowest unique bid takes it.",
@@ -34,23 +33,20 @@ export function render(ctx) {
       return action ? ctx.actionButton(action, String(n), {class: "card number", label: `Bid ${n}`})
         : h("span", {class: "card number idle"}, String(n));
     });
-    parts.push(h("section", {class: "panel", "aria-labelledby": "hand-title"},
-      h("h2", {id: "hand-title"}, "Your hand"),
+    parts.push(panel("hand-title", "Your hand",
       me.bid !== undefined ? h("p", {class: "note"}, `You bid ${me.bid}; waiting for the others.`)
         : ctx.actions.length ? h("p", {class: "note"}, "Pick a card to bid.") : null,
       h("div", {class: "cards hand", role: "group", "aria-label": "Your bids"}, bids)));
   }
 
-  parts.push(h("section", {class: "panel", "aria-labelledby": "seats-title"},
-    h("h2", {id: "seats-title"}, "Players"),
+  parts.push(panel("seats-title", "Players",
     table(null, ["Player", "Cards", "This round", "Prize cards won", "Score", "Played"],
       game.seats.map((s) => [ctx.name(s.seat), String(s.handSize), over ? "-" : s.committed ? "bid ✓" : "thinking",
         s.won.length ? s.won.map((v) => (v > 0 ? `+${v}` : v)).join(" ") : (s.cardsWon ? plural(s.cardsWon, "card") : "-"),
         s.score === undefined ? "hidden" : String(s.score), numbers(s.played)]))));
 
   if (game.history.length) {
-    parts.push(h("section", {class: "panel", "aria-labelledby": "history-title"},
-      h("h2", {id: "history-title"}, "Rounds played"),
+    parts.push(panel("history-title", "Rounds played",
       table(null, ["Round", "Pot", ...game.seats.map((s) => ctx.name(s.seat)), "Taken by"],
         [...game.history].reverse().map((r) => [String(r.round), r.pot.join(" "), ...r.bids.map(String),
           r.winner === undefined ? "nobody" : ctx.name(r.winner)]))));

@@ -1,7 +1,7 @@
 // Whatever: the auctioneer secretly draws a card and auctions it for tokens;
 // the winner adds it to its row, where specials take effect.
 
-import {h, plural, table} from "../dom.js";
+import {h, panel, plural, table} from "../dom.js";
 
 export const summary =
   "Take turns auctioning a secretly drawn card for tokens. Build a row worth 10 or more, or holding three " +
@@ -17,9 +17,10 @@ function face(c) {
     h("span", {class: "kind"}, c.isCopy ? "copy" : c.kind === "point" ? "points" : c.pending ? "waiting" : "")];
 }
 
+const tone = (c) => c.kind === "point" ? (c.value < 0 ? "minus" : "plus") : c.kind;
+
 function card(c, extra = "") {
-  const tone = c.kind === "point" ? (c.value < 0 ? "minus" : "plus") : c.kind;
-  return h("span", {class: `card w-${tone}${c.pending ? " pending" : ""} ${extra}`, title: cardName(c)}, face(c));
+  return h("span", {class: `card w-${tone(c)}${c.pending ? " pending" : ""} ${extra}`, title: cardName(c)}, face(c));
 }
 
 export function render(ctx) {
@@ -27,9 +28,8 @@ export function render(ctx) {
   const parts = [];
   const auction = game.phase === "auction";
 
-  parts.push(h("section", {class: "panel", "aria-labelledby": "auction-title"},
-    h("h2", {id: "auction-title"}, game.phase === "over" ? "Game over"
-      : `Turn ${game.turn}: ${ctx.name(game.auctioneer)} auctions a card`),
+  parts.push(panel("auction-title", game.phase === "over" ? "Game over"
+    : `Turn ${game.turn}: ${ctx.name(game.auctioneer)} auctions a card`,
     h("p", {}, `Deck: ${plural(game.deckSize, "card")}. Middle: ${plural(game.middle, "token")}. `,
       auction ? (game.highBid ? `High bid ${game.highBid} by ${ctx.name(game.highBidder)}. ` : "No bid yet. ") : "",
       auction && game.bidder !== undefined ? `${ctx.name(game.bidder)} to bid or pass.` : "",
@@ -41,26 +41,23 @@ export function render(ctx) {
   const bids = ctx.find((a) => a.bid || a.pass);
   if (bids.length) {
     const me = game.seats[viewer];
-    parts.push(h("section", {class: "panel", "aria-labelledby": "bid-title"},
-      h("h2", {id: "bid-title"}, "Your bid"),
+    parts.push(panel("bid-title", "Your bid",
       h("p", {class: "note"}, `You hold ${plural(me.tokens, "token")}` + (me.bid ? ` and bid ${me.bid}.` : ".")),
       h("div", {class: "moves", role: "group", "aria-label": "Bid or pass"}, bids.map((action) => {
         const a = ctx.part(action);
-        return a.pass ? ctx.actionButton(action, "Pass", {class: "move"})
-          : ctx.actionButton(action, `Bid ${a.bid.amount}`, {class: "move"});
+        return ctx.actionButton(action, a.pass ? "Pass" : `Bid ${a.bid.amount}`, {class: "move"});
       }))));
   }
 
   const exchanges = ctx.find((a) => a.exchange || a.skip);
-  parts.push(h("section", {class: "panel", "aria-labelledby": "rows-title"},
-    h("h2", {id: "rows-title"}, "Rows"),
+  parts.push(panel("rows-title", "Rows",
     exchanges.length ? h("p", {class: "note"}, "You may discard a point card from your row: a plus card earns its value " +
       "from the middle, a minus card costs its value.") : null,
     h("div", {class: "rows"}, game.seats.map((s) => {
       const mine = s.seat === viewer;
       const row = s.row.map((c, position) => {
         const action = mine && ctx.find((a) => a.exchange && (a.exchange.position ?? 0) === position)[0];
-        return action ? ctx.actionButton(action, face(c), {class: `card w-${c.kind === "point" ? (c.value < 0 ? "minus" : "plus") : c.kind}`,
+        return action ? ctx.actionButton(action, face(c), {class: `card w-${tone(c)}`,
           label: `Exchange ${cardName(c)} (position ${position + 1})`}) : card(c);
       });
       const skip = mine && ctx.find((a) => a.skip)[0];
@@ -73,12 +70,11 @@ export function render(ctx) {
     }))));
 
   if (game.discarded.length) {
-    parts.push(h("section", {class: "panel", "aria-labelledby": "discarded-title"},
-      h("h2", {id: "discarded-title"}, `Discarded cards (${game.discarded.length})`),
+    parts.push(panel("discarded-title", `Discarded cards (${game.discarded.length})`,
       h("div", {class: "cards small"}, game.discarded.map((c) => card(c)))));
   }
   if (game.phase === "over") {
-    parts.push(h("section", {class: "panel"}, h("h2", {}, "Totals"),
+    parts.push(panel(null, "Totals",
       table(null, ["Player", "Total", "Whatevers"], game.seats.map((s) => [ctx.name(s.seat), String(s.total), String(s.whatevers)]))));
   }
   return parts;
