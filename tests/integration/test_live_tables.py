@@ -123,6 +123,14 @@ def test_a_bot_joins_a_waiting_match(rest):
     wait_for(rest, match_id, lambda v: v["status"] == "ACTIVE")
 
 
+def test_a_bot_given_a_name_takes_it(rest):
+    match_id = rest.post("/v1/matches", {"game": "whatever", "players": 2}).body["matchId"]
+    joined = rest.post(f"/v1/matches/{match_id}/seats", {"bot": "random", "name": "Robo"})
+    assert joined.status == 200 and not joined.body.get("token"), joined.body
+    view = rest.get(f"/v1/matches/{match_id}").body
+    assert view["seats"][0] == {"seat": 0, "name": "Robo", "joined": True, "bot": "random"}
+
+
 @pytest.mark.parametrize("body,code", [
     ({"bots": [{"seat": 3}]}, "INVALID_SEAT"),
     ({"bots": [{"seat": -1}]}, "INVALID_SEAT"),
