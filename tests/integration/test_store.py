@@ -147,11 +147,12 @@ class Monitor:
     @property
     def commands(self) -> list[tuple[str, str]]:
         """The commands seen, but the worker's: its polls of the shards'
-        schedules (scripts on `...:due` keys), and anything its clients send."""
+        schedules (scripts on `...:due` keys), its gauges' reads of them
+        (ZCOUNT, ZRANGE), and anything its clients send."""
         found, workers = [], set()
         for line in self.lines:
             match = re.match(r'\+\S+ \[\d+ ([^\]]+)\] "(\w+)"', line)
-            if match and match.group(2).upper() in ("EVALSHA", "EVAL") and ':due"' in line:
+            if match and match.group(2).upper() in ("EVALSHA", "EVAL", "ZCOUNT", "ZRANGE") and ':due"' in line:
                 workers.add(match.group(1))
         for line in self.lines:
             match = re.match(r'\+\S+ \[\d+ ([^\]]+)\] "(\w+)"', line)
